@@ -1,0 +1,137 @@
+/* Byte predictors for pixel payloads (predictor.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
+
+#include <hwct/hwctrace.pb-c.h>
+
+#include "predictor.h"
+
+#define SAMPLE_BYTES (64 * 1024)
+
+static void left_apply(uint8_t *dst, const uint8_t *src, size_t len, uint32_t bpp)
+{
+	size_t head = bpp < len ? bpp : len;
+
+	memcpy(dst, src, head);
+	for (size_t i = head; i < len; i++) {
+		dst[i] = (uint8_t)(src[i] - src[i - bpp]);
+	}
+}
+
+static void left_undo(uint8_t *data, size_t len, uint32_t bpp)
+{
+	for (size_t i = bpp; i < len; i++) {
+		data[i] = (uint8_t)(data[i] + data[i - bpp]);
+	}
+}
+
+int predictor_valid(int predictor, const struct pixel_block *blk)
+{
+	switch (predictor) {
+	case HWCT__BLOB_PREDICTOR__PREDICT_NONE:
+		return true;
+	case HWCT__BLOB_PREDICTOR__PREDICT_LEFT:
+		return blk->bpp > 0 && blk->bpp <= 16 && blk->row_len > 0;
+	case HWCT__BLOB_PREDICTOR__PREDICT_UP:
+		return blk->row_len > 0;
+	default:
+		return false;
+	}
+}
+
+void predictor_apply(int predictor, uint8_t *dst, const uint8_t *src, const struct pixel_block *blk)
+{
+	size_t row = blk->row_len;
+
+	switch (predictor) {
+	case HWCT__BLOB_PREDICTOR__PREDICT_LEFT:
+		for (size_t off = 0; off < blk->size; off += row) {
+			size_t len = blk->size - off < row ? blk->size - off : row;
+
+			left_apply(dst + off, src + off, len, blk->bpp);
+		}
+		return;
+	case HWCT__BLOB_PREDICTOR__PREDICT_UP:
+		memcpy(dst, src, row < blk->size ? row : blk->size);
+		for (size_t i = row; i < blk->size; i++) {
+			dst[i] = (uint8_t)(src[i] - src[i - row]);
+		}
+		return;
+	default:
+		memcpy(dst, src, blk->size);
+		return;
+	}
+}
+
+void predictor_undo(int predictor, uint8_t *data, const struct pixel_block *blk)
+{
+	size_t row = blk->row_len;
+
+	switch (predictor) {
+	case HWCT__BLOB_PREDICTOR__PREDICT_LEFT:
+		for (size_t off = 0; off < blk->size; off += row) {
+			size_t len = blk->size - off < row ? blk->size - off : row;
+
+			left_undo(data + off, len, blk->bpp);
+		}
+		return;
+	case HWCT__BLOB_PREDICTOR__PREDICT_UP:
+		for (size_t i = row; i < blk->size; i++) {
+			data[i] = (uint8_t)(data[i] + data[i - row]);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+int predictor_choose(const uint8_t *src, const struct pixel_block *blk, int level)
+{
+	static const int candidates[] = {
+		HWCT__BLOB_PREDICTOR__PREDICT_NONE,
+		HWCT__BLOB_PREDICTOR__PREDICT_LEFT,
+		HWCT__BLOB_PREDICTOR__PREDICT_UP,
+	};
+	int best = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+	size_t best_size = SIZE_MAX, rows, start;
+	struct pixel_block sample;
+	uint8_t *tmp, *out;
+	size_t out_cap;
+
+	if (blk->bpp == 0 || blk->row_len == 0 || blk->size < 2 * blk->row_len) {
+		return best;
+	}
+	/* whole rows from the middle of the payload, at least two */
+	rows = SAMPLE_BYTES / blk->row_len;
+	rows = rows < 2 ? 2 : rows;
+	if (rows * blk->row_len > blk->size) {
+		rows = blk->size / blk->row_len;
+	}
+	sample = (struct pixel_block){ .size = rows * blk->row_len, .row_len = blk->row_len, .bpp = blk->bpp };
+	start = (blk->size / blk->row_len - rows) / 2 * blk->row_len;
+	out_cap = ZSTD_compressBound(sample.size);
+	tmp = malloc(sample.size);
+	out = malloc(out_cap);
+	if (!tmp || !out) {
+		free(tmp);
+		free(out);
+		return best;
+	}
+	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		size_t n;
+
+		predictor_apply(candidates[i], tmp, src + start, &sample);
+		n = ZSTD_compress(out, out_cap, tmp, sample.size, level);
+		/* prefer the simpler predictor unless the other saves 2 % */
+		if (!ZSTD_isError(n) && n + n / 50 < best_size) {
+			best_size = n;
+			best = candidates[i];
+		}
+	}
+	free(tmp);
+	free(out);
+	return best;
+}

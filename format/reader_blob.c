@@ -1,0 +1,205 @@
+/* Blob content by hash: locate, decode predictors and delta chains (docs/format.md section 4). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "predictor.h"
+#include "reader_private.h"
+#include "record_io.h"
+
+#define MAX_DELTA_CHAIN 4096
+
+/* Finds the Blob record with hash h in the cached blob frame. Caller frees *out. */
+static int find_blob(struct hwct_reader *r, const struct hwct_hash *h, Hwct__Blob **out, uint64_t *where)
+{
+	uintptr_t ordinal;
+	size_t pos = 0;
+	int ret;
+
+	if (!hmap_get(&r->blobs, h, &ordinal)) {
+		return -ENOENT;
+	}
+	*where = r->frames[ordinal].offset;
+	if (r->blob_ordinal != ordinal) {
+		r->blob_ordinal = UINT32_MAX;
+		ret = reader_load_frame(r, (uint32_t)ordinal, &r->blob_buf);
+		if (ret < 0) {
+			return ret;
+		}
+		r->blob_ordinal = (uint32_t)ordinal;
+	}
+	for (;;) {
+		const uint8_t *body;
+		const char *what = NULL;
+		Hwct__Record *rec;
+		struct hwct_hash got;
+		size_t size;
+
+		ret = record_next(r->blob_buf.data, r->blob_buf.len, &pos, &body, &size, &what);
+		if (ret <= 0) {
+			return ret < 0 ? reader_fail(r, ret, *where, "blob frame %u: %s", (uint32_t)ordinal, what)
+				: reader_fail(r, -EINVAL, *where, "blob frame %u: index lists a blob it does not hold",
+					(uint32_t)ordinal);
+		}
+		rec = hwct__record__unpack(NULL, size, body);
+		if (!rec) {
+			return reader_fail(r, -EINVAL, *where, "blob frame %u: record at content byte %zu does not parse",
+				(uint32_t)ordinal, (size_t)(body - r->blob_buf.data));
+		}
+		if (rec->kind_case == HWCT__RECORD__KIND_BLOB &&
+			hwct_hash_from_bytes(&got, rec->blob->hash.data, rec->blob->hash.len) &&
+			hwct_hash_equal(&got, h)) {
+			*out = rec->blob;
+			rec->blob = NULL;
+			rec->kind_case = HWCT__RECORD__KIND__NOT_SET;
+			hwct__record__free_unpacked(rec, NULL);
+			return 0;
+		}
+		hwct__record__free_unpacked(rec, NULL);
+	}
+}
+
+static int decode_raw(struct hwct_reader *r, const Hwct__Blob *b, uint64_t where, struct hwct_blob_data *out)
+{
+	struct pixel_block blk = { .size = b->data.len, .row_len = b->stride, .bpp = b->bpp };
+
+	if (b->data.len != b->size) {
+		return reader_fail(r, -EINVAL, where, "blob: data is %zu bytes, size field says %llu",
+			b->data.len, (unsigned long long)b->size);
+	}
+	if (!predictor_valid(b->predictor, &blk)) {
+		return reader_fail(r, -EINVAL, where, "blob: predictor %d does not fit stride %u bpp %u",
+			b->predictor, b->stride, b->bpp);
+	}
+	out->data = malloc(b->data.len ? b->data.len : 1);
+	if (!out->data) {
+		return reader_fail(r, -ENOMEM, where, "blob: out of memory");
+	}
+	memcpy(out->data, b->data.data, b->data.len);
+	predictor_undo(b->predictor, out->data, &blk);
+	out->size = b->data.len;
+	return 0;
+}
+
+static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out, unsigned depth);
+
+static int decode_delta(struct hwct_reader *r, const Hwct__Blob *b, uint64_t where,
+	struct hwct_blob_data *out, unsigned depth)
+{
+	struct hwct_hash base;
+	uint64_t need = 0;
+	size_t off = 0;
+	uint8_t *rows;
+	int ret;
+
+	if (!hwct_hash_from_bytes(&base, b->base_hash.data, b->base_hash.len)) {
+		return reader_fail(r, -EINVAL, where, "blob: delta without a 16-byte base_hash");
+	}
+	if (!b->width || !b->height || !b->bpp || b->bpp > 16 ||
+		(uint64_t)b->stride < (uint64_t)b->width * b->bpp ||
+		(uint64_t)b->stride * (b->height - 1) + (uint64_t)b->width * b->bpp > b->size) {
+		return reader_fail(r, -EINVAL, where, "blob: delta geometry %ux%u stride %u bpp %u does not fit %llu bytes",
+			b->width, b->height, b->stride, b->bpp, (unsigned long long)b->size);
+	}
+	for (size_t i = 0; i < b->n_rects; i++) {
+		const Hwct__Rect *rc = b->rects[i];
+
+		if (rc->left < 0 || rc->top < 0 || rc->right > (int32_t)b->width || rc->bottom > (int32_t)b->height ||
+			rc->left >= rc->right || rc->top >= rc->bottom) {
+			return reader_fail(r, -EINVAL, where, "blob: delta rects[%zu] outside the %ux%u image",
+				i, b->width, b->height);
+		}
+		need += (uint64_t)(rc->right - rc->left) * b->bpp * (uint64_t)(rc->bottom - rc->top);
+	}
+	if (need != b->data.len) {
+		return reader_fail(r, -EINVAL, where, "blob: delta rects need %llu bytes, data has %zu",
+			(unsigned long long)need, b->data.len);
+	}
+	ret = decode(r, &base, out, depth + 1);
+	if (ret < 0) {
+		return ret == -ENOENT ? reader_fail(r, -EINVAL, where, "blob: delta base is not in the trace") : ret;
+	}
+	if (out->size != b->size) {
+		free(out->data);
+		out->data = NULL;
+		return reader_fail(r, -EINVAL, where, "blob: delta base is %zu bytes, delta says %llu",
+			out->size, (unsigned long long)b->size);
+	}
+	rows = malloc(b->data.len ? b->data.len : 1);
+	if (!rows) {
+		free(out->data);
+		out->data = NULL;
+		return reader_fail(r, -ENOMEM, where, "blob: out of memory");
+	}
+	memcpy(rows, b->data.data, b->data.len);
+	for (size_t i = 0; i < b->n_rects; i++) {
+		const Hwct__Rect *rc = b->rects[i];
+		size_t row = (size_t)(rc->right - rc->left) * b->bpp;
+		struct pixel_block blk = { .size = row * (size_t)(rc->bottom - rc->top), .row_len = row, .bpp = b->bpp };
+
+		if (predictor_valid(b->predictor, &blk)) {
+			predictor_undo(b->predictor, rows + off, &blk);
+		}
+		for (int32_t y = rc->top; y < rc->bottom; y++) {
+			memcpy(out->data + (size_t)y * b->stride + (size_t)rc->left * b->bpp, rows + off, row);
+			off += row;
+		}
+	}
+	free(rows);
+	return 0;
+}
+
+static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out, unsigned depth)
+{
+	Hwct__Blob *b = NULL;
+	uint64_t where = 0;
+	int ret;
+
+	if (depth > MAX_DELTA_CHAIN) {
+		return reader_fail(r, -ELOOP, UINT64_MAX, "blob: delta chain longer than %d (or a cycle)",
+			MAX_DELTA_CHAIN);
+	}
+	ret = find_blob(r, h, &b, &where);
+	if (ret < 0) {
+		return ret;
+	}
+	*out = (struct hwct_blob_data){ .kind = b->kind, .width = b->width, .height = b->height,
+		.stride = b->stride, .bpp = b->bpp };
+	if (b->encoding == HWCT__BLOB_ENCODING__BLOB_RAW) {
+		ret = decode_raw(r, b, where, out);
+	} else if (b->encoding == HWCT__BLOB_ENCODING__BLOB_DELTA) {
+		ret = decode_delta(r, b, where, out, depth);
+	} else {
+		ret = reader_fail(r, -EINVAL, where, "blob: unknown encoding %d", b->encoding);
+	}
+	hwct__blob__free_unpacked(b, NULL);
+	return ret;
+}
+
+int hwct_reader_blob(struct hwct_reader *r, const struct hwct_hash *hash, struct hwct_blob_data *out)
+{
+	struct hwct_error saved = r->err;
+	bool failed = r->failed;
+	struct hwct_hash got;
+	int ret;
+
+	*out = (struct hwct_blob_data){ 0 };
+	r->failed = false;
+	ret = decode(r, hash, out, 0);
+	if (ret == 0) {
+		got = hwct_hash_compute(out->data, out->size);
+		if (!hwct_hash_equal(&got, hash)) {
+			free(out->data);
+			*out = (struct hwct_blob_data){ 0 };
+			ret = reader_fail(r, -EINVAL, UINT64_MAX, "blob: decoded content does not match its hash");
+		}
+	}
+	/* a blob error is reported but does not stop sequential reading */
+	if (ret < 0 && ret != -ENOENT) {
+		r->failed = failed;
+		return ret;
+	}
+	r->err = saved;
+	r->failed = failed;
+	return ret;
+}

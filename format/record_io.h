@@ -1,0 +1,26 @@
+/* Record framing: varint length + Record message (docs/format.md section 2). */
+#ifndef HWCT_RECORD_IO_H
+#define HWCT_RECORD_IO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hwct/hwctrace.pb-c.h>
+
+#include "bytebuf.h"
+
+#define RECORD_MAX_SIZE (1u << 30)
+
+/* Appends the framed record to out. Returns 0 or -ENOMEM. */
+int record_append(struct bytebuf *out, const Hwct__Record *rec);
+
+/*
+ * Reads one record frame from data[*pos, size): on success sets *body and
+ * *body_size to the message bytes and advances *pos, returning 1; returns 0
+ * at exactly size; -EINVAL for a bad varint or a length past size, with
+ * *what saying which.
+ */
+int record_next(const uint8_t *data, size_t size, size_t *pos,
+	const uint8_t **body, size_t *body_size, const char **what);
+
+#endif

@@ -1,0 +1,210 @@
+/* Blob items: delta extraction in the caller, encoding on a worker (docs/format.md section 4). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwct/format.h>
+
+#include "predictor.h"
+#include "record_io.h"
+#include "writer_private.h"
+
+void writer_blob_item_finish(struct blob_item *item)
+{
+	free(item->data);
+	free(item->rects);
+	*item = (struct blob_item){ 0 };
+}
+
+/* Clips r to the image; returns false when nothing is left. */
+static bool clip_rect(struct hwct_rect *r, uint32_t width, uint32_t height)
+{
+	if (r->left < 0) {
+		r->left = 0;
+	}
+	if (r->top < 0) {
+		r->top = 0;
+	}
+	if (r->right > (int32_t)width) {
+		r->right = (int32_t)width;
+	}
+	if (r->bottom > (int32_t)height) {
+		r->bottom = (int32_t)height;
+	}
+	return r->left < r->right && r->top < r->bottom;
+}
+
+static bool delta_geometry_ok(const struct hwct_blob_desc *d)
+{
+	return d->width && d->height && d->bpp && d->stride >= (uint64_t)d->width * d->bpp &&
+		(uint64_t)d->stride * (d->height - 1) + (uint64_t)d->width * d->bpp <= d->size;
+}
+
+static int copy_delta(struct blob_item *item, const struct hwct_blob_desc *desc)
+{
+	const uint8_t *src = desc->data;
+	size_t total = 0;
+	uint8_t *p;
+
+	item->rects = calloc(desc->damage_count, sizeof(*item->rects));
+	if (!item->rects) {
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < desc->damage_count; i++) {
+		struct hwct_rect r = desc->damage[i];
+
+		if (!clip_rect(&r, desc->width, desc->height)) {
+			continue;
+		}
+		item->rects[item->rect_count++] = r;
+		total += (size_t)(r.right - r.left) * desc->bpp * (size_t)(r.bottom - r.top);
+	}
+	p = item->data = malloc(total ? total : 1);
+	if (!p) {
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < item->rect_count; i++) {
+		const struct hwct_rect *r = &item->rects[i];
+		size_t row = (size_t)(r->right - r->left) * desc->bpp;
+
+		for (int32_t y = r->top; y < r->bottom; y++) {
+			memcpy(p, src + (size_t)y * desc->stride + (size_t)r->left * desc->bpp, row);
+			p += row;
+		}
+	}
+	item->data_size = total;
+	return 0;
+}
+
+int writer_blob_item(struct blob_item *item, const struct hwct_blob_desc *desc,
+	const struct hwct_hash *hash, bool base_known)
+{
+	uint64_t damaged = 0;
+
+	*item = (struct blob_item){
+		.hash = *hash,
+		.size = desc->size,
+		.kind = desc->kind,
+		.width = desc->width,
+		.height = desc->height,
+		.stride = desc->stride,
+		.bpp = desc->bpp,
+	};
+	if (desc->base && base_known && desc->damage_count && delta_geometry_ok(desc)) {
+		for (size_t i = 0; i < desc->damage_count; i++) {
+			struct hwct_rect r = desc->damage[i];
+
+			if (clip_rect(&r, desc->width, desc->height)) {
+				damaged += (uint64_t)(r.right - r.left) * (uint64_t)(r.bottom - r.top);
+			}
+		}
+		/* a delta covering most of the image costs more to apply than it saves */
+		if (damaged * 2 < (uint64_t)desc->width * desc->height) {
+			item->delta = true;
+			item->base = *desc->base;
+			return copy_delta(item, desc);
+		}
+	}
+	item->data = malloc(desc->size ? desc->size : 1);
+	if (!item->data) {
+		return -ENOMEM;
+	}
+	memcpy(item->data, desc->data, desc->size);
+	item->data_size = desc->size;
+	return 0;
+}
+
+static int encode_delta_rows(uint8_t *dst, const struct blob_item *item, int predictor)
+{
+	size_t off = 0;
+
+	for (size_t i = 0; i < item->rect_count; i++) {
+		const struct hwct_rect *r = &item->rects[i];
+		size_t row = (size_t)(r->right - r->left) * item->bpp;
+		struct pixel_block blk = { .size = row * (size_t)(r->bottom - r->top), .row_len = row,
+			.bpp = item->bpp };
+
+		predictor_apply(predictor, dst + off, item->data + off, &blk);
+		off += blk.size;
+	}
+	return 0;
+}
+
+int writer_blob_encode(struct bytebuf *out, const struct blob_item *item, int level)
+{
+	Hwct__Record rec = HWCT__RECORD__INIT;
+	Hwct__Blob blob = HWCT__BLOB__INIT;
+	uint8_t hash[HWCT_HASH_BYTES], base[HWCT_HASH_BYTES];
+	struct pixel_block blk = { .size = item->data_size, .row_len = item->stride, .bpp = item->bpp };
+	Hwct__Rect *rect_msgs = NULL, **rect_ptrs = NULL;
+	int predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+	uint8_t *coded;
+	int ret;
+
+	if (item->kind == HWCT_BLOB_PIXELS && item->bpp && !item->delta) {
+		predictor = predictor_choose(item->data, &blk, level);
+	} else if (item->delta && item->bpp) {
+		predictor = HWCT__BLOB_PREDICTOR__PREDICT_LEFT;
+	}
+	if (!item->delta && !predictor_valid(predictor, &blk)) {
+		predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+	}
+	if (item->delta && item->bpp > 16) {
+		predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+	}
+	coded = malloc(item->data_size ? item->data_size : 1);
+	if (!coded) {
+		return -ENOMEM;
+	}
+	if (item->delta) {
+		encode_delta_rows(coded, item, predictor);
+		rect_msgs = calloc(item->rect_count ? item->rect_count : 1, sizeof(*rect_msgs));
+		rect_ptrs = calloc(item->rect_count ? item->rect_count : 1, sizeof(*rect_ptrs));
+		if (!rect_msgs || !rect_ptrs) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < item->rect_count; i++) {
+			hwct__rect__init(&rect_msgs[i]);
+			rect_msgs[i].has_left = rect_msgs[i].has_top = true;
+			rect_msgs[i].has_right = rect_msgs[i].has_bottom = true;
+			rect_msgs[i].left = item->rects[i].left;
+			rect_msgs[i].top = item->rects[i].top;
+			rect_msgs[i].right = item->rects[i].right;
+			rect_msgs[i].bottom = item->rects[i].bottom;
+			rect_ptrs[i] = &rect_msgs[i];
+		}
+		blob.n_rects = item->rect_count;
+		blob.rects = rect_ptrs;
+		hwct_hash_to_bytes(&item->base, base);
+		blob.has_base_hash = true;
+		blob.base_hash = (ProtobufCBinaryData){ HWCT_HASH_BYTES, base };
+	} else {
+		predictor_apply(predictor, coded, item->data, &blk);
+	}
+	hwct_hash_to_bytes(&item->hash, hash);
+	blob.has_hash = blob.has_size = blob.has_encoding = blob.has_predictor = true;
+	blob.hash = (ProtobufCBinaryData){ HWCT_HASH_BYTES, hash };
+	blob.size = item->size;
+	blob.encoding = item->delta ? HWCT__BLOB_ENCODING__BLOB_DELTA : HWCT__BLOB_ENCODING__BLOB_RAW;
+	blob.predictor = predictor;
+	blob.has_kind = true;
+	blob.kind = item->kind;
+	if (item->width) {
+		blob.has_width = blob.has_height = blob.has_stride = blob.has_bpp = true;
+		blob.width = item->width;
+		blob.height = item->height;
+		blob.stride = item->stride;
+		blob.bpp = item->bpp;
+	}
+	blob.has_data = true;
+	blob.data = (ProtobufCBinaryData){ item->data_size, coded };
+	rec.kind_case = HWCT__RECORD__KIND_BLOB;
+	rec.blob = &blob;
+	ret = record_append(out, &rec);
+out:
+	free(coded);
+	free(rect_msgs);
+	free(rect_ptrs);
+	return ret;
+}

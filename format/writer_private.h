@@ -1,0 +1,118 @@
+/* Internals of the writer shared by writer.c, writer_job.c and writer_blob.c. */
+#ifndef HWCT_WRITER_PRIVATE_H
+#define HWCT_WRITER_PRIVATE_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <zstd.h>
+
+#include <hwct/writer.h>
+
+#include "arena.h"
+#include "bytebuf.h"
+#include "container.h"
+#include "hmap.h"
+#include "index.h"
+#include "state.h"
+
+/* One payload waiting in a blob frame. */
+struct blob_item {
+	struct hwct_hash hash;
+	uint8_t *data;			/* owned: the full payload, or the rect rows of a delta */
+	size_t data_size;
+	uint64_t size;			/* full decoded size */
+	uint32_t kind, width, height, stride, bpp;
+	bool delta;
+	struct hwct_hash base;
+	struct hwct_rect *rects;	/* owned, delta only */
+	size_t rect_count;
+};
+
+enum job_kind {
+	JOB_RECORDS,
+	JOB_BLOBS,
+};
+
+enum job_status {
+	JOB_OPEN,		/* still being filled by writers */
+	JOB_PENDING,		/* sealed, waiting for a worker */
+	JOB_RUNNING,
+	JOB_DONE,
+};
+
+/* One data zstd frame on its way to the file. */
+struct job {
+	struct job *next;
+	enum job_kind kind;
+	enum job_status status;
+	struct bytebuf raw;		/* records: framed records */
+	struct blob_item *blobs;	/* blobs: owned items */
+	size_t blob_count, blob_cap;
+	size_t blob_bytes;		/* payload bytes of blobs */
+	size_t queued;			/* bytes counted against the budget */
+
+	/* index facts */
+	uint64_t first_frame, frame_ends, records, t_ns;
+	bool keyframe;
+
+	/* result */
+	struct bytebuf out;		/* the compressed frame */
+	uint32_t decompressed, checksum;
+	int error;
+};
+
+struct hwct_writer {
+	struct hwct_writer_options opts;
+	int fd;
+
+	pthread_mutex_t lock;		/* everything below but the I/O part */
+	pthread_cond_t work_cond;	/* a job became pending, or closing */
+	pthread_cond_t space_cond;	/* bytes were released */
+	pthread_cond_t done_cond;	/* a job was written */
+	struct job *head, *tail;	/* sealed jobs in file order */
+	struct job *records, *blobs;	/* the open jobs */
+	struct state *state;
+	struct hmap blob_set;		/* hashes stored or queued */
+	struct hwct_writer_stats stats;
+	bool mid_frame;			/* a call came since the last FrameEnd */
+	bool closing;
+	int error;			/* first failure, sticky */
+	pthread_t *threads;
+	unsigned thread_count;
+
+	pthread_mutex_t io_lock;	/* the file and the index below */
+	uint64_t ordinal;		/* zstd frames written */
+	struct seek_entry *seek;	/* owned */
+	size_t seek_count, seek_cap;
+	struct trace_index index;
+};
+
+/* Compresses a sealed job into job->out. Returns 0 or -errno. */
+int writer_job_compress(struct hwct_writer *w, ZSTD_CCtx *cctx, struct job *job);
+
+/* Frees a job and everything it owns. */
+void writer_job_free(struct job *job);
+
+/*
+ * Builds a blob item for desc (hash already known): a copy of the payload, or
+ * of only the damaged rects when a delta against desc->base is worth it.
+ * Returns 0 or -ENOMEM.
+ */
+int writer_blob_item(struct blob_item *item, const struct hwct_blob_desc *desc,
+	const struct hwct_hash *hash, bool base_known);
+
+/* Appends the Blob record of item (predictor applied) to out. Returns 0 or -errno. */
+int writer_blob_encode(struct bytebuf *out, const struct blob_item *item, int level);
+
+/* Frees what item owns. */
+void writer_blob_item_finish(struct blob_item *item);
+
+/* Writes all bytes to the file, retrying short writes. Returns 0 or -errno. */
+int writer_write_all(int fd, const uint8_t *data, size_t size);
+
+/* Writes the index and the seek table (io_lock held). Returns 0 or -errno. */
+int writer_write_trailer(struct hwct_writer *w);
+
+#endif

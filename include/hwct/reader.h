@@ -1,0 +1,94 @@
+/*
+ * Trace reader: sequential records, seeking by display frame, blob content.
+ * Every error names the file, the byte offset and what was wrong there.
+ */
+#ifndef HWCT_READER_H
+#define HWCT_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hwct/error.h>
+#include <hwct/hash.h>
+#include <hwct/hwctrace.pb-c.h>
+
+struct hwct_reader;
+
+struct hwct_trace_info {
+	uint16_t major, minor;		/* format version of the file */
+	const Hwct__FileHeader *header;	/* never NULL once open */
+	bool has_seek_table;		/* false: the writer did not close it (see truncated) */
+	bool truncated;			/* bytes after the last complete zstd frame were ignored */
+	uint64_t truncated_offset;	/* where the ignored bytes start */
+	uint64_t file_size;
+	uint64_t zstd_frames;		/* all zstd frames, skippable included */
+	uint64_t data_frames;		/* record and blob frames */
+	uint64_t frame_count;		/* FrameEnd records */
+	uint64_t record_count;
+	uint64_t raw_bytes;		/* size of the decompressed record stream */
+	uint64_t stored_bytes;		/* bytes of data frames in the file */
+	uint64_t blob_count;		/* distinct blobs */
+};
+
+/*
+ * Opens a trace. Reads the header, the seek table and the index; a trace
+ * without them (its writer died) is scanned instead, up to its last complete
+ * zstd frame. Returns the reader or NULL with *err filled (err may be NULL).
+ */
+struct hwct_reader *hwct_reader_open(const char *path, struct hwct_error *err);
+
+/*
+ * Same over a caller's buffer, borrowed: it must outlive the reader. name
+ * is used in messages. For fuzzing and tests.
+ */
+struct hwct_reader *hwct_reader_open_memory(const void *data, size_t size, const char *name,
+	struct hwct_error *err);
+
+/* Frees r and everything it handed out. r may be NULL. */
+void hwct_reader_destroy(struct hwct_reader *r);
+
+/* Facts about the trace; owned by r. */
+const struct hwct_trace_info *hwct_reader_info(const struct hwct_reader *r);
+
+/* The path or name the trace was opened with; owned by r. */
+const char *hwct_reader_name(const struct hwct_reader *r);
+
+/*
+ * Reads the next record. Returns 1 with *rec set (owned by r, valid until the
+ * next call that moves r), 0 at the end of the trace, or -errno with
+ * hwct_reader_error() saying what and where. After an error, further calls
+ * return the same error.
+ */
+int hwct_reader_next(struct hwct_reader *r, const Hwct__Record **rec);
+
+/* The last error, or NULL when there was none; owned by r. */
+const struct hwct_error *hwct_reader_error(const struct hwct_reader *r);
+
+/* File offset of the zstd frame the last record came from. */
+uint64_t hwct_reader_frame_offset(const struct hwct_reader *r);
+
+/*
+ * Positions r so that the next record is the Keyframe that starts the record
+ * frame holding display frame `frame` (FrameEnd.frame). Returns 0, -ERANGE
+ * when the trace has no such frame, or -errno.
+ */
+int hwct_reader_seek(struct hwct_reader *r, uint64_t frame);
+
+/* Positions r at the first record of the trace. Returns 0 or -errno. */
+int hwct_reader_rewind(struct hwct_reader *r);
+
+struct hwct_blob_data {
+	uint8_t *data;			/* decoded payload, caller frees with free() */
+	size_t size;
+	uint32_t kind, width, height, stride, bpp;
+};
+
+/*
+ * Decodes the blob with that hash (applying delta chains) into *out and
+ * checks its hash. Returns 0, -ENOENT when the trace holds no such blob, or
+ * -errno with hwct_reader_error() set. Does not move the record position.
+ */
+int hwct_reader_blob(struct hwct_reader *r, const struct hwct_hash *hash, struct hwct_blob_data *out);
+
+#endif

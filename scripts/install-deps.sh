@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages hwctrace needs to build and to run every test.
+# Idempotent: packages already present are skipped; apt-get runs only when something is missing.
+# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs; default: all)
+set -eu
+
+declare -A groups=(
+	[build]="meson ninja-build pkg-config gcc clang libclang-rt-14-dev protobuf-c-compiler
+		libprotobuf-c-dev protobuf-compiler libzstd-dev zstd libxxhash-dev libjson-c-dev"
+	[kms]="libdrm-dev libgbm-dev libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
+		libpixman-1-dev libpng-dev drm-info"
+	[lttng]="liblttng-ust-dev lttng-tools babeltrace2"
+	[vm]="qemu-system-x86 busybox-static linux-source-6.1 linux-headers-amd64 xz-utils kmod cpio"
+	[docs]="scdoc"
+)
+
+wanted=("$@")
+[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs)
+
+missing=()
+for g in "${wanted[@]}"; do
+	[ -n "${groups[$g]+x}" ] || { echo "install-deps: unknown group '$g'" >&2; exit 2; }
+	for p in ${groups[$g]}; do
+		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		[ "$status" = "install ok installed" ] || missing+=("$p")
+	done
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+	echo "install-deps: all packages present"
+	exit 0
+fi
+
+echo "install-deps: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps: need root to install packages (run with sudo)" >&2
+	exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
