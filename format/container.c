@@ -62,15 +62,20 @@ long container_parse_header(const uint8_t *data, size_t size, const char *name,
 	uint32_t magic, frame_len, len;
 	const uint8_t *p;
 
+	magic = size >= 4 ? get_le32(data) : 0;
+	if (size >= 4 && magic == 0xFD2FB528u) {
+		return hwct_error_set(err, -EINVAL, name, 0,
+			"header: a plain zstd file, not an hwctrace trace (no header frame 0x%08x)",
+			HWCT_MAGIC_HEADER);
+	}
 	if (size < SKIPPABLE_HEADER_SIZE + HEADER_PREFIX_SIZE) {
 		return hwct_error_set(err, -EINVAL, name, 0,
 			"header: file is %zu bytes, shorter than a trace header", size);
 	}
-	magic = get_le32(data);
 	if (magic != HWCT_MAGIC_HEADER) {
 		return hwct_error_set(err, -EINVAL, name, 0,
-			"header: magic 0x%08x is not the hwctrace header frame 0x%08x%s", magic,
-			HWCT_MAGIC_HEADER, magic == 0xFD2FB528u ? " (a plain zstd file, not a trace)" : "");
+			"header: magic 0x%08x is not the hwctrace header frame 0x%08x", magic,
+			HWCT_MAGIC_HEADER);
 	}
 	frame_len = get_le32(data + 4);
 	if (frame_len > size - SKIPPABLE_HEADER_SIZE || frame_len < HEADER_PREFIX_SIZE) {

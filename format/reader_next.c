@@ -57,6 +57,11 @@ static int end_of_trace(struct hwct_reader *r)
 			r->truncation_reason ? r->truncation_reason : "damaged frame",
 			(unsigned long long)(r->size - r->info.truncated_offset));
 	}
+	if (!r->info.has_seek_table) {
+		return reader_fail(r, -EINVAL, r->size,
+			"trace ends without a valid seek table: its writer did not close it, or the trailer is "
+			"damaged (every complete frame was read; 'hwc-trace repair' rebuilds the trailer)");
+	}
 	return 0;
 }
 

@@ -1,0 +1,75 @@
+/* Minimal assertions and a trace builder for the format tests. */
+#ifndef HWCT_TESTLIB_H
+#define HWCT_TESTLIB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <hwct/reader.h>
+#include <hwct/writer.h>
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+		exit(1); \
+	} \
+} while (0)
+
+#define CHECK_MSG(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		exit(1); \
+	} \
+} while (0)
+
+/* A temporary path under $TMPDIR (or /tmp) unique to this process; caller frees. */
+char *test_tmp_path(const char *suffix);
+
+struct test_trace_options {
+	unsigned frames;		/* display frames */
+	unsigned keyframe_interval;
+	unsigned layers;
+	unsigned width, height;		/* pixel buffers */
+	bool pixels;			/* add blobs (with damage deltas) */
+	bool every_kind;		/* add one record of every kind */
+	uint32_t seed;
+};
+
+/*
+ * Writes a synthetic trace to path through the writer API. Returns the
+ * number of records written (the Keyframes the writer adds not included).
+ */
+uint64_t test_write_trace(const char *path, const struct test_trace_options *opts);
+
+/* What test_write_trace wrote, when test_capture points at one. */
+struct test_capture {
+	uint8_t **records;	/* packed Record messages, in order */
+	size_t *sizes;
+	size_t count, cap;
+	struct {
+		struct hwct_hash hash;
+		uint8_t *data;
+		size_t size;
+	} *blobs;		/* every payload handed to add_blob, with its hash */
+	size_t blob_count;
+};
+
+extern struct test_capture *test_capture;
+
+/* Frees what cap holds. */
+void test_capture_finish(struct test_capture *cap);
+
+/* Reads every record of path, packed, into *out (caller frees each and the array). */
+size_t test_read_packed(const char *path, uint8_t ***out, size_t **sizes, int *result);
+
+/* Reads a whole file. Caller frees. */
+uint8_t *test_read_file(const char *path, size_t *size);
+
+/* Writes size bytes to path. */
+void test_write_file(const char *path, const void *data, size_t size);
+
+#endif
