@@ -28,7 +28,8 @@ void hwct_log_set_threshold(enum hwct_log_priority max_prio);
 /* Logs a message. Preserves errno. */
 void hwct_log(enum hwct_log_priority prio, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-void hwct_logv(enum hwct_log_priority prio, const char *fmt, va_list args);
+void hwct_logv(enum hwct_log_priority prio, const char *fmt, va_list args)
+	__attribute__((format(printf, 2, 0)));
 
 /* Logs a message followed by ": " and strerror(errno). Preserves errno. */
 void hwct_log_errno(enum hwct_log_priority prio, const char *fmt, ...)

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The README's second command, and what .ci/run calls: installs what is
+# missing, then runs every test suite:
+#   1. unit tests (no device), build/ with the default compiler;
+#   2. device tests on vkms in a qemu VM (suite "vm");
+#   3. unit tests again under ASan+UBSan (clang), build-asan/;
+#   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60) over a corpus
+#      seeded with the reference traces, build-fuzz/.
+# Ends with one line "N passed, N failed, N skipped" over all of them.
+# Environment: HWCT_SKIP_VM=1 skips step 2; HWCT_FUZZ_SECONDS=0 skips step 4.
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+logs=$root/build/test-logs
+fuzz_seconds=${HWCT_FUZZ_SECONDS:-60}
+status=0
+
+bash scripts/install-deps.sh || exit 1
+
+step() {
+	echo
+	echo "==== $*"
+}
+
+setup() {	# setup DIR [meson options...]
+	local dir=$1
+	shift
+	if [ ! -f "$dir/build.ninja" ]; then
+		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1 || { cat "$dir.setup.log"; return 1; }
+	fi
+	ninja -C "$dir" || return 1
+}
+
+run_suite() {	# run_suite DIR LOGNAME [meson test options...]
+	local dir=$1 name=$2
+	shift 2
+	meson test -C "$dir" --print-errorlogs --logbase "$name" "$@" || status=1
+	cp "$dir/meson-logs/$name.json" "$logs/$name.json" 2>/dev/null || true
+}
+
+mkdir -p build
+rm -rf "$logs"
+mkdir -p "$logs"
+
+step "build (default compiler) and unit tests"
+setup build -Dtests=enabled || exit 1
+run_suite build unit --suite unit
+
+if [ "${HWCT_SKIP_VM:-0}" != 1 ] && [ -d tests/vm ]; then
+	step "device tests: vkms under qemu (suite vm)"
+	run_suite build vm --suite vm
+fi
+
+step "unit tests under ASan+UBSan (clang)"
+if CC=clang setup build-asan -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false; then
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+		run_suite build-asan asan --suite unit
+else
+	status=1
+fi
+
+if [ "$fuzz_seconds" != 0 ]; then
+	step "fuzz targets, ${fuzz_seconds}s each"
+	if CC=clang setup build-fuzz -Dfuzz=enabled -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false; then
+		for target in build-fuzz/tests/fuzz/fuzz-*; do
+			[ -x "$target" ] || continue
+			name=$(basename "$target")
+			corpus=build-fuzz/corpus/$name
+			mkdir -p "$corpus"
+			cp -n tests/fuzz/seeds/"$name"/* traces/*.zst "$corpus"/ 2>/dev/null || true
+			if "$target" -max_total_time="$fuzz_seconds" -timeout=20 -rss_limit_mb=4096 \
+				-print_final_stats=1 "$corpus" >"$logs/$name.log" 2>&1; then
+				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
+				echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
+			else
+				echo "$name: FAILED, see $logs/$name.log"
+				tail -n 30 "$logs/$name.log"
+				echo "{\"name\": \"$name\", \"result\": \"FAIL\"}" >"$logs/fuzz-$name.json"
+				status=1
+			fi
+		done
+	else
+		status=1
+	fi
+fi
+
+step "summary"
+python3 - "$logs" <<'PY'
+import json, os, sys
+counts = {"passed": 0, "failed": 0, "skipped": 0}
+for name in sorted(os.listdir(sys.argv[1])):
+    if not name.endswith(".json"):
+        continue
+    for line in open(os.path.join(sys.argv[1], name)):
+        line = line.strip()
+        if not line:
+            continue
+        result = json.loads(line).get("result")
+        if result in ("OK", "EXPECTEDFAIL"):
+            counts["passed"] += 1
+        elif result == "SKIP":
+            counts["skipped"] += 1
+        else:
+            counts["failed"] += 1
+print("%d passed, %d failed, %d skipped" % (counts["passed"], counts["failed"], counts["skipped"]))
+PY
+exit $status
