@@ -10,7 +10,8 @@ declare -A groups=(
 	[kms]="libdrm-dev libgbm-dev libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
 		libpixman-1-dev libpng-dev drm-info"
 	[lttng]="liblttng-ust-dev lttng-tools babeltrace2"
-	[vm]="qemu-system-x86 busybox-static linux-source-6.1 linux-headers-amd64 xz-utils kmod cpio"
+	[vm]="qemu-system-x86 busybox-static linux-source-6.1 linux-headers-amd64 xz-utils kmod cpio
+		make gcc"
 	[docs]="scdoc"
 )
 

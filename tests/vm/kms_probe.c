@@ -49,6 +49,9 @@ struct probe {
 	struct gbm_device *gbm; // NULL until created
 };
 
+static bool fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+// Prints "kms_probe: <message>" to stderr; returns false.
 static bool fail(const char *fmt, ...)
 {
 	va_list args;
@@ -95,6 +98,7 @@ static bool get_prop(int fd, uint32_t obj_id, uint32_t obj_type, const char *nam
 	return true;
 }
 
+// Opens path (NULL: the first card node), checks that it is vkms and sets the client caps.
 static bool open_device(struct probe *probe, const char *path)
 {
 	glob_t cards = {0};
