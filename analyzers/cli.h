@@ -1,0 +1,103 @@
+/*
+ * The hwc-trace front end: the sub-command table, option parsing and output
+ * helpers shared by the cmd_*.c files. Analyzers only read traces.
+ */
+#ifndef HWCT_ANALYZERS_CLI_H
+#define HWCT_ANALYZERS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hwct/error.h>
+
+#define CLI_PROGRAM "hwc-trace"
+
+enum cli_exit {
+	CLI_EXIT_OK = 0,
+	CLI_EXIT_FAILURE = 1,	/* the trace could not be read (entirely) or written */
+	CLI_EXIT_USAGE = 2,	/* unknown command or option, missing argument */
+};
+
+/* One sub-command: one cmd_*.c file defines one and main.c lists it. */
+struct cli_command {
+	const char *name;		/* "dump" */
+	const char *summary;		/* one line for `hwc-trace --help` */
+	const char *synopsis;		/* arguments after the name: "FILE [--json]" */
+	const char *options;		/* option lines for `hwc-trace help NAME`, may be NULL */
+	/* argv[0] is the command name. Returns an enum cli_exit. */
+	int (*run)(const struct cli_command *cmd, int argc, char **argv);
+};
+
+extern const struct cli_command cmd_info;
+extern const struct cli_command cmd_dump;
+extern const struct cli_command cmd_repair;
+
+/* An option a command accepts. */
+struct cli_option {
+	const char *name;		/* long name without "--" */
+	char short_name;		/* 0 for none */
+	bool has_arg;
+	int key;			/* returned by cli_parse_next */
+};
+
+#define CLI_KEY_HELP (-2)
+
+/*
+ * Walks argv[1..argc) of a command. Options may come before or after the
+ * positional arguments; "--" ends the options. "--help"/"-h" is always
+ * accepted (key CLI_KEY_HELP).
+ */
+struct cli_parser {
+	const struct cli_command *cmd;
+	const struct cli_option *options;	/* terminated by a NULL name */
+	int argc;
+	char **argv;
+	int index;
+	bool only_positional;
+	const char *arg;			/* value of the last option */
+	char **positional;			/* owned array (the strings are argv's) */
+	size_t positional_count;
+};
+
+/* Starts parsing. Returns 0 or -ENOMEM. */
+int cli_parse_init(struct cli_parser *p, const struct cli_command *cmd,
+	const struct cli_option *options, int argc, char **argv);
+
+/*
+ * Returns the key of the next option (p->arg set for options with a value),
+ * 0 when argv is done, or -1 after printing a usage error.
+ */
+int cli_parse_next(struct cli_parser *p);
+
+/* Frees the positional array. */
+void cli_parse_finish(struct cli_parser *p);
+
+/* Prints "hwc-trace NAME: <message>" and the synopsis to stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const struct cli_command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Prints the command's full help to f. */
+void cli_print_command_help(FILE *f, const struct cli_command *cmd);
+
+/* Prints "hwc-trace: error: <message>" to stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The --json error of a build without json-c; returns CLI_EXIT_FAILURE. */
+int cli_no_json(const struct cli_command *cmd);
+
+/*
+ * Output on stdout: fully buffered, SIGPIPE ignored so that a closed pipe
+ * (`| head`) shows as EPIPE. cli_out_broken() says when to stop writing;
+ * cli_out_finish() flushes and returns false on a write error other than
+ * EPIPE (already reported).
+ */
+void cli_out_init(void);
+bool cli_out_broken(void);
+bool cli_out_finish(void);
+
+/* Writes ns as seconds with 6 decimals ("1.234567") into buf (at least 32 bytes). */
+const char *cli_format_seconds(char *buf, size_t size, uint64_t ns);
+
+#endif

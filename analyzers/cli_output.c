@@ -1,0 +1,73 @@
+/* Buffered stdout, quiet EPIPE, error messages (cli.h). */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define OUT_BUFFER (1u << 16)
+
+static char out_buffer[OUT_BUFFER];
+static bool out_epipe;
+
+void cli_out_init(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	setvbuf(stdout, out_buffer, _IOFBF, sizeof(out_buffer));
+}
+
+bool cli_out_broken(void)
+{
+	if (!ferror(stdout)) {
+		return false;
+	}
+	if (errno == EPIPE) {
+		out_epipe = true;
+	}
+	return true;
+}
+
+bool cli_out_finish(void)
+{
+	int ret = fflush(stdout);
+
+	if (out_epipe || (ret != 0 && errno == EPIPE)) {
+		return true;	/* the reader went away: not an error */
+	}
+	if (ret != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: error: writing standard output: %s\n", CLI_PROGRAM, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+void cli_error(const char *fmt, ...)
+{
+	va_list args;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: error: ", CLI_PROGRAM);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
+int cli_no_json(const struct cli_command *cmd)
+{
+	cli_error("%s --json: %s was built without json-c (configure with -Djson=enabled)", cmd->name,
+		CLI_PROGRAM);
+	return CLI_EXIT_FAILURE;
+}
+
+const char *cli_format_seconds(char *buf, size_t size, uint64_t ns)
+{
+	snprintf(buf, size, "%llu.%06llu", (unsigned long long)(ns / 1000000000u),
+		(unsigned long long)(ns % 1000000000u / 1000u));
+	return buf;
+}

@@ -1,0 +1,233 @@
+/* `hwc-trace info --json` (info.h); json-c builds only. Missing facts are null. */
+#include <errno.h>
+#include <stdio.h>
+
+#include <json-c/json.h>
+
+#include <hwct/hwc2_names.h>
+
+#include "info.h"
+#include "pb.h"
+
+/* Builds objects; after the first failure every call is a no-op and ok is false. */
+struct builder {
+	bool ok;
+	struct pbjson_options pb;
+};
+
+static struct json_object *u64(uint64_t v)
+{
+	char buf[32];
+
+	if (v <= (1ull << 53)) {
+		return json_object_new_int64((int64_t)v);
+	}
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	return json_object_new_string(buf);
+}
+
+/* Adds value (a new reference, NULL meaning out of memory) under key. */
+static void put(struct builder *b, struct json_object *obj, const char *key, struct json_object *value)
+{
+	if (!b->ok || !obj || !value || json_object_object_add(obj, key, value) < 0) {
+		json_object_put(value);
+		b->ok = false;
+	}
+}
+
+/* json-c spells null as a NULL object. */
+static void put_null(struct builder *b, struct json_object *obj, const char *key)
+{
+	if (!b->ok || !obj || json_object_object_add(obj, key, NULL) < 0) {
+		b->ok = false;
+	}
+}
+
+static void put_u64_or_null(struct builder *b, struct json_object *obj, const char *key, bool has, uint64_t v)
+{
+	if (has) {
+		put(b, obj, key, u64(v));
+	} else {
+		put_null(b, obj, key);
+	}
+}
+
+static void put_string_or_null(struct builder *b, struct json_object *obj, const char *key, const char *s)
+{
+	if (s) {
+		put(b, obj, key, json_object_new_string(s));
+	} else {
+		put_null(b, obj, key);
+	}
+}
+
+static void append(struct builder *b, struct json_object *array, struct json_object *value)
+{
+	if (!b->ok || !array || !value || json_object_array_add(array, value) < 0) {
+		json_object_put(value);
+		b->ok = false;
+	}
+}
+
+static void append_string_or_null(struct builder *b, struct json_object *array, const char *s)
+{
+	if (!s) {
+		if (!b->ok || !array || json_object_array_add(array, NULL) < 0) {
+			b->ok = false;
+		}
+		return;
+	}
+	append(b, array, json_object_new_string(s));
+}
+
+static struct json_object *environment(struct builder *b, const Hwct__Environment *e)
+{
+	struct json_object *obj = pbjson_message(&e->base, &b->pb), *names = json_object_new_array();
+
+	for (size_t i = 0; i < e->n_hwc2_capabilities; i++) {
+		append_string_or_null(b, names, hwct_hwc2_capability_name(e->hwc2_capabilities[i]));
+	}
+	put(b, obj, "hwc2_capability_names", names);
+	return obj;
+}
+
+static struct json_object *displays(struct builder *b, const struct info_facts *facts)
+{
+	struct json_object *array = json_object_new_array();
+
+	for (size_t i = 0; i < facts->display_count; i++) {
+		const struct info_display *d = &facts->displays[i];
+		struct json_object *obj = d->display ? pbjson_message(&d->display->base, &b->pb) :
+			json_object_new_object();
+
+		put(b, obj, "id", u64(d->id));
+		put(b, obj, "frames", u64(d->frames));
+		append(b, array, obj);
+	}
+	return array;
+}
+
+static struct json_object *counts(struct builder *b, const struct info_facts *facts)
+{
+	struct json_object *obj = json_object_new_object(), *kinds = json_object_new_object();
+	struct json_object *functions = json_object_new_array();
+
+	put(b, obj, "display_frames", u64(facts->frame_ends));
+	put(b, obj, "records", u64(facts->records));
+	for (unsigned i = 0; i < hwct__record__descriptor.n_fields; i++) {
+		put(b, kinds, hwct__record__descriptor.fields[i].name, u64(facts->records_by_kind[i]));
+	}
+	put(b, obj, "records_by_kind", kinds);
+	put(b, obj, "calls", u64(facts->calls));
+	for (size_t i = 0; i < facts->function_count; i++) {
+		struct json_object *f = json_object_new_object();
+
+		put(b, f, "function", json_object_new_int(facts->functions[i].function));
+		put_string_or_null(b, f, "name", hwct_hwc2_function_name(facts->functions[i].function));
+		put(b, f, "calls", u64(facts->functions[i].calls));
+		append(b, functions, f);
+	}
+	put(b, obj, "calls_by_function", functions);
+	put(b, obj, "buffers", u64(facts->buffers));
+	put(b, obj, "blobs", u64(facts->blobs));
+	put(b, obj, "fences", u64(facts->fences));
+	put(b, obj, "keyframes", u64(facts->keyframes));
+	put(b, obj, "seek_keyframes", u64(facts->seek_keyframes));
+	return obj;
+}
+
+static struct json_object *sizes(struct builder *b, uint64_t stored, uint64_t raw)
+{
+	struct json_object *obj = json_object_new_object();
+
+	put(b, obj, "stored", u64(stored));
+	put(b, obj, "raw", u64(raw));
+	if (stored) {
+		put(b, obj, "ratio", json_object_new_double((double)raw / (double)stored));
+	} else {
+		put_null(b, obj, "ratio");
+	}
+	return obj;
+}
+
+static struct json_object *bytes(struct builder *b, const struct info_facts *facts)
+{
+	const struct info_frames *fr = &facts->frames;
+	struct json_object *obj = sizes(b, facts->trace->stored_bytes, facts->trace->raw_bytes);
+
+	put(b, obj, "file", u64(facts->trace->file_size));
+	put(b, obj, "record_frames", sizes(b, fr->record_stored, fr->record_raw));
+	put(b, obj, "blob_frames", sizes(b, fr->blob_stored, fr->blob_raw));
+	put(b, obj, "blob_payload", u64(facts->blob_payload));
+	put(b, obj, "blob_data", u64(facts->blob_data));
+	return obj;
+}
+
+static struct json_object *frames(struct builder *b, const struct info_facts *facts)
+{
+	const struct info_frames *fr = &facts->frames;
+	struct json_object *obj = json_object_new_object();
+
+	put(b, obj, "total", u64(fr->record_frames + fr->blob_frames + fr->skippable_frames));
+	put(b, obj, "data", u64(fr->record_frames + fr->blob_frames));
+	put(b, obj, "record", u64(fr->record_frames));
+	put(b, obj, "blob", u64(fr->blob_frames));
+	put(b, obj, "skippable", u64(fr->skippable_frames));
+	return obj;
+}
+
+static struct json_object *container(struct builder *b, const struct hwct_trace_info *t)
+{
+	struct json_object *obj = json_object_new_object();
+
+	put(b, obj, "seek_table", json_object_new_boolean(t->has_seek_table));
+	put(b, obj, "scanned", json_object_new_boolean(!t->has_seek_table));
+	put(b, obj, "truncated", json_object_new_boolean(t->truncated));
+	put_u64_or_null(b, obj, "truncated_offset", t->truncated, t->truncated_offset);
+	put(b, obj, "ignored_bytes", u64(t->truncated ? t->file_size - t->truncated_offset : 0));
+	return obj;
+}
+
+static struct json_object *format(struct builder *b, const struct hwct_trace_info *t)
+{
+	struct json_object *obj = json_object_new_object();
+
+	put(b, obj, "major", json_object_new_int(t->major));
+	put(b, obj, "minor", json_object_new_int(t->minor));
+	return obj;
+}
+
+int info_print_json(FILE *f, const char *path, const struct info_facts *facts)
+{
+	struct builder b = { .ok = true };
+	struct json_object *root = json_object_new_object(), *file = json_object_new_object();
+	bool timed = facts->has_time;
+
+	put(&b, file, "path", json_object_new_string(path));
+	put(&b, file, "size", u64(facts->trace->file_size));
+	put(&b, root, "file", file);
+	put(&b, root, "format", format(&b, facts->trace));
+	put(&b, root, "container", container(&b, facts->trace));
+	put(&b, root, "header", pbjson_message(&facts->trace->header->base, &b.pb));
+	if (facts->environment) {
+		put(&b, root, "environment", environment(&b, facts->environment));
+	} else {
+		put_null(&b, root, "environment");
+	}
+	put(&b, root, "displays", displays(&b, facts));
+	put(&b, root, "counts", counts(&b, facts));
+	put(&b, root, "bytes", bytes(&b, facts));
+	put(&b, root, "zstd_frames", frames(&b, facts));
+	put_u64_or_null(&b, root, "t_first_ns", timed, facts->t_first);
+	put_u64_or_null(&b, root, "t_last_ns", timed, facts->t_last);
+	put_u64_or_null(&b, root, "duration_ns", timed, facts->t_last - facts->t_first);
+	put(&b, root, "complete", json_object_new_boolean(facts->complete));
+	put_string_or_null(&b, root, "error", facts->complete ? NULL : facts->error.message);
+	if (b.ok) {
+		fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE), f);
+		fputc('\n', f);
+	}
+	json_object_put(root);
+	return b.ok ? 0 : -ENOMEM;
+}

@@ -1,0 +1,72 @@
+/* Assertions, scratch files and running hwc-trace for the analyzer tests. */
+#ifndef HWCT_TESTS_ANALYZERS_TESTUTIL_H
+#define HWCT_TESTS_ANALYZERS_TESTUTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define TEST_SKIP 77	/* meson: the test was skipped */
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+		exit(1); \
+	} \
+} while (0)
+
+#define CHECK_MSG(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		exit(1); \
+	} \
+} while (0)
+
+#define CHECK_EQ_U64(a, b) do { \
+	unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
+	CHECK_MSG(a_ == b_, "%s = %llu, expected %s = %llu", #a, a_, #b, b_); \
+} while (0)
+
+/* A fresh directory for this test (removed with its files by test_cleanup). */
+const char *test_dir(void);
+
+/* test_dir()/name; valid until test_cleanup(). */
+const char *test_path(const char *name);
+
+/* Removes test_dir() and what it holds. */
+void test_cleanup(void);
+
+/* Reads a whole file (NUL-terminated for convenience). Caller frees. */
+uint8_t *test_read_file(const char *path, size_t *size);
+
+void test_write_file(const char *path, const void *data, size_t size);
+
+bool test_file_exists(const char *path);
+
+/* What a run of a program produced. */
+struct test_run {
+	int status;		/* exit status, 128 + signal when killed */
+	char *out;		/* stdout, NUL-terminated; owned */
+	size_t out_size;
+	char *err;		/* stderr, NUL-terminated; owned */
+};
+
+/*
+ * Runs argv (argv[0] the program path, NULL-terminated) with stdout and
+ * stderr captured. Exits the test when it cannot start.
+ */
+void test_run(struct test_run *run, const char *const *argv);
+
+void test_run_finish(struct test_run *run);
+
+/* Lines of text (split at '\n', without the last empty one). Caller frees the array, not the lines. */
+size_t test_lines(char *text, char ***lines);
+
+/* Whether haystack contains needle. */
+bool test_contains(const char *haystack, const char *needle);
+
+#endif
