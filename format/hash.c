@@ -2,6 +2,17 @@
 #include <string.h>
 
 #include <xxhash.h>
+/*
+ * On x86, a libxxhash built with its dispatcher (Debian's is) picks AVX2 or
+ * AVX-512 at run time, twice as fast as the SSE2 code behind plain
+ * XXH3_128bits; its header renames XXH3_128bits to the dispatching entry.
+ * The header is installed only with the dispatcher. Same hashes either way.
+ */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__has_include)
+#if __has_include(<xxh_x86dispatch.h>)
+#include <xxh_x86dispatch.h>
+#endif
+#endif
 
 #include <hwct/hash.h>
 

@@ -185,6 +185,26 @@ int state_copy_region(struct hwct_rect **rects, size_t *count, const Hwct__Regio
 	return 0;
 }
 
+void state_recent_add(struct state_recent *r, uint64_t id)
+{
+	size_t i = 0;
+
+	if (!id) {
+		return;
+	}
+	while (i < r->count && r->ids[i] != id) {
+		i++;
+	}
+	if (i == r->count && r->count < STATE_RECENT_BUFFERS) {
+		r->count++;
+	}
+	if (i == r->count) {
+		i = 0;	/* full: the oldest goes */
+	}
+	memmove(&r->ids[i], &r->ids[i + 1], (r->count - i - 1) * sizeof(r->ids[0]));
+	r->ids[r->count - 1] = id;
+}
+
 static void set_buffer_ref(struct state *s, struct hwct_buffer_ref *ref, const Hwct__LayerBufferArgs *a,
 	int32_t fence_kind, uint64_t t_ns)
 {
@@ -239,6 +259,7 @@ static int apply_layer_call(struct state *s, struct state_display *d, const Hwct
 		if (c->args_case == HWCT__CALL__ARGS_BUFFER) {
 			set_buffer_ref(s, &l->buffer, c->buffer, HWCT_FENCE_ACQUIRE, c->t_enter_ns);
 			l->buffer.info = state_buffer(s, l->buffer.buffer);
+			state_recent_add(&sl->recent, l->buffer.buffer);
 		}
 		return 0;
 	case HWC2_FUNCTION_SET_LAYER_DISPLAY_FRAME:
@@ -419,6 +440,7 @@ static int apply_display_call(struct state *s, struct state_display *d, const Hw
 			d->has_client_target = true;
 			set_buffer_ref(s, &d->client_target, c->buffer, HWCT_FENCE_CLIENT_TARGET, c->t_enter_ns);
 			d->client_target.info = state_buffer(s, d->client_target.buffer);
+			state_recent_add(&d->client_target_recent, d->client_target.buffer);
 			d->client_target_dataspace = c->buffer->dataspace;
 			return state_copy_region(&d->client_target_damage, &d->client_target_damage_count,
 				c->buffer->damage);

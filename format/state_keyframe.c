@@ -226,7 +226,7 @@ static int collect_buffers(const struct state *s, Hwct__Keyframe *kf, struct are
 	int ret = 0;
 
 	for (size_t i = 0; i < s->display_count; i++) {
-		cap += s->displays[i].layer_count + 2;
+		cap += (s->displays[i].layer_count + 1) * (STATE_RECENT_BUFFERS + 1) + 1;
 	}
 	kf->buffers = arena_alloc(a, (cap ? cap : 1) * sizeof(*kf->buffers));
 	if (!kf->buffers) {
@@ -243,6 +243,25 @@ static int collect_buffers(const struct state *s, Hwct__Keyframe *kf, struct are
 		}
 		if (ret == 0 && d->has_output) {
 			ret = add_buffer(s, &seen, kf, cap, d->output.buffer);
+		}
+	}
+	/*
+	 * then the other buffers each layer and client target used lately (its
+	 * BufferQueue): they come back without a new Buffer record, and a
+	 * reader starting here must know them
+	 */
+	for (size_t i = 0; i < s->display_count && ret == 0; i++) {
+		const struct state_display *d = &s->displays[i];
+
+		for (size_t j = 0; j < d->layer_count && ret == 0; j++) {
+			const struct state_recent *r = &d->layers[j].recent;
+
+			for (size_t k = r->count; k > 0 && ret == 0; k--) {
+				ret = add_buffer(s, &seen, kf, cap, r->ids[k - 1]);
+			}
+		}
+		for (size_t k = d->client_target_recent.count; k > 0 && ret == 0; k--) {
+			ret = add_buffer(s, &seen, kf, cap, d->client_target_recent.ids[k - 1]);
 		}
 	}
 	hmap_finish(&seen);

@@ -5,11 +5,20 @@
 #include "hmap.h"
 #include "state.h"
 
+/* Buffers a layer or client target used lately: its BufferQueue, for keyframes. */
+#define STATE_RECENT_BUFFERS 8
+
+struct state_recent {
+	uint64_t ids[STATE_RECENT_BUFFERS];	/* oldest first */
+	size_t count;
+};
+
 struct state_layer {
 	struct hwct_layer pub;		/* regions point at the arrays below */
 	struct hwct_rect *damage;	/* owned */
 	struct hwct_rect *visible;	/* owned */
 	int32_t validate_requested;	/* composition when validateDisplay ran */
+	struct state_recent recent;
 };
 
 struct state_display {
@@ -28,6 +37,7 @@ struct state_display {
 	int32_t client_target_dataspace;
 	struct hwct_rect *client_target_damage;	/* owned */
 	size_t client_target_damage_count;
+	struct state_recent client_target_recent;
 	bool has_output;
 	struct hwct_buffer_ref output;
 	struct state_layer *layers;	/* owned, creation order */
@@ -55,6 +65,9 @@ struct state_display *state_find_display(const struct state *s, uint64_t id);
 struct state_display *state_get_display(struct state *s, uint64_t id);
 struct state_layer *state_add_layer(struct state_display *d, uint64_t id);
 int state_copy_region(struct hwct_rect **rects, size_t *count, const Hwct__Region *region);
+
+/* Notes that buffer id (not 0) was just used. */
+void state_recent_add(struct state_recent *r, uint64_t id);
 
 /* Frees displays, layers and buffers; keeps fences and the environment. */
 void state_drop_composition(struct state *s);

@@ -1,0 +1,47 @@
+/* Helpers shared by the format benchmark's files. */
+#ifndef HWCT_BENCH_H
+#define HWCT_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in seconds. */
+double bench_now(void);
+
+/* CPU time of the process (all its threads) in seconds. */
+double bench_cpu(void);
+
+/* The median of n values (sorts them in place). n > 0. */
+double bench_median(double *values, size_t n);
+
+/*
+ * Prints one metric line:
+ *   NAME: VALUE UNIT, baseline BASE UNIT, ratio R (goal ≥|≤ GOAL): PASS|MISS
+ * higher_is_better picks the goal's direction.
+ */
+void bench_report(const char *name, double value, double baseline, const char *unit, double ratio,
+	double goal, bool higher_is_better);
+
+/* A path for a temporary file under $TMPDIR (or /tmp); caller frees. */
+char *bench_tmp_path(const char *suffix);
+
+/* RGBA8888 pixels to benchmark with. */
+struct bench_pixels {
+	uint8_t *data;			/* owned, width * height * 4 bytes */
+	uint32_t width, height;
+	char source[256];		/* where they came from, for the report */
+};
+
+/*
+ * Loads path (a PNG, decoded to RGBA with libpng when built with it) cut to
+ * at most max_rows rows (0: all), or, when that fails, a synthetic pattern
+ * of 1080 x 2400 (cut the same way), saying so on stdout. Returns 0 or
+ * -ENOMEM.
+ */
+int bench_pixels_load(struct bench_pixels *px, const char *path, uint32_t max_rows);
+
+/* Frees what px holds. */
+void bench_pixels_finish(struct bench_pixels *px);
+
+#endif
