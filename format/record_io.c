@@ -3,18 +3,35 @@
 
 #include "record_io.h"
 
+size_t varint_size(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v > 0x7f) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+size_t varint_put(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
 int record_append(struct bytebuf *out, const Hwct__Record *rec)
 {
 	size_t size = hwct__record__get_packed_size(rec);
 	uint8_t varint[10];
-	size_t n = 0;
-	uint64_t v = size;
+	size_t n = varint_put(varint, size);
 	int ret;
 
-	do {
-		varint[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-		v >>= 7;
-	} while (v);
 	ret = bytebuf_reserve(out, n + size);
 	if (ret < 0) {
 		return ret;

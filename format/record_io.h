@@ -11,6 +11,12 @@
 
 #define RECORD_MAX_SIZE (1u << 30)
 
+/* Bytes of the base-128 varint of v (1 to 10). */
+size_t varint_size(uint64_t v);
+
+/* Writes the varint of v at p (room for 10 bytes); returns its size. */
+size_t varint_put(uint8_t *p, uint64_t v);
+
 /* Appends the framed record to out. Returns 0 or -ENOMEM. */
 int record_append(struct bytebuf *out, const Hwct__Record *rec);
 

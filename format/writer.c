@@ -79,7 +79,7 @@ static int open_records(struct hwct_writer *w)
 	}
 	arena_finish(&arena);
 	if (ret < 0) {
-		writer_job_free(job);
+		writer_job_free(w, job);
 		return ret;
 	}
 	job->first_frame = state_next_frame(w->state);
@@ -369,7 +369,7 @@ static void drain(struct hwct_writer *w)
 		pthread_cond_broadcast(&w->space_cond);
 		pthread_cond_broadcast(&w->done_cond);
 		pthread_mutex_unlock(&w->lock);
-		writer_job_free(job);
+		writer_job_free(w, job);
 	}
 	pthread_mutex_unlock(&w->io_lock);
 }
@@ -378,6 +378,7 @@ static void *worker_main(void *data)
 {
 	struct hwct_writer *w = data;
 	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	struct bytebuf scratch = { 0 };
 
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
@@ -395,7 +396,7 @@ static void *worker_main(void *data)
 		}
 		job->status = JOB_RUNNING;
 		pthread_mutex_unlock(&w->lock);
-		job->error = cctx ? writer_job_compress(w, cctx, job) : -ENOMEM;
+		job->error = cctx ? writer_job_compress(w, cctx, job, &scratch) : -ENOMEM;
 		pthread_mutex_lock(&w->lock);
 		job->status = JOB_DONE;
 		pthread_mutex_unlock(&w->lock);
@@ -404,6 +405,7 @@ static void *worker_main(void *data)
 	}
 	pthread_mutex_unlock(&w->lock);
 	ZSTD_freeCCtx(cctx);
+	bytebuf_finish(&scratch);
 	return NULL;
 }
 
@@ -487,6 +489,7 @@ struct hwct_writer *hwct_writer_create_fd(int fd, const struct hwct_writer_optio
 	}
 	pthread_mutex_init(&w->lock, NULL);
 	pthread_mutex_init(&w->io_lock, NULL);
+	pthread_mutex_init(&w->pool_lock, NULL);
 	pthread_cond_init(&w->work_cond, NULL);
 	pthread_cond_init(&w->space_cond, NULL);
 	pthread_cond_init(&w->done_cond, NULL);
@@ -510,6 +513,7 @@ struct hwct_writer *hwct_writer_create_fd(int fd, const struct hwct_writer_optio
 error_threads:
 	free(w->threads);
 error_sync:
+	pthread_mutex_destroy(&w->pool_lock);
 	pthread_cond_destroy(&w->done_cond);
 	pthread_cond_destroy(&w->space_cond);
 	pthread_cond_destroy(&w->work_cond);
@@ -587,7 +591,7 @@ int hwct_writer_close(struct hwct_writer *w)
 	/* an open record frame holding only its Keyframe adds nothing */
 	if (w->records && w->records->records <= 1) {
 		w->stats.bytes_queued -= w->records->queued;
-		writer_job_free(w->records);
+		writer_job_free(w, w->records);
 		w->records = NULL;
 	}
 	ret = flush_locked(w, false);
@@ -606,11 +610,11 @@ int hwct_writer_close(struct hwct_writer *w)
 	while (w->head) {
 		struct job *next = w->head->next;
 
-		writer_job_free(w->head);
+		writer_job_free(w, w->head);
 		w->head = next;
 	}
-	writer_job_free(w->records);
-	writer_job_free(w->blobs);
+	writer_job_free(w, w->records);
+	writer_job_free(w, w->blobs);
 	free(w->threads);
 	free(w->seek);
 	index_finish(&w->index);
@@ -619,6 +623,10 @@ int hwct_writer_close(struct hwct_writer *w)
 	pthread_cond_destroy(&w->done_cond);
 	pthread_cond_destroy(&w->space_cond);
 	pthread_cond_destroy(&w->work_cond);
+	for (size_t i = 0; i < w->pool_count; i++) {
+		bytebuf_finish(&w->pool[i]);
+	}
+	pthread_mutex_destroy(&w->pool_lock);
 	pthread_mutex_destroy(&w->io_lock);
 	pthread_mutex_destroy(&w->lock);
 	free(w);

@@ -114,7 +114,7 @@ int writer_blob_item(struct blob_item *item, const struct hwct_blob_desc *desc,
 	return 0;
 }
 
-static int encode_delta_rows(uint8_t *dst, const struct blob_item *item, int predictor)
+static void encode_delta_rows(uint8_t *dst, const struct blob_item *item, int predictor)
 {
 	size_t off = 0;
 
@@ -127,83 +127,113 @@ static int encode_delta_rows(uint8_t *dst, const struct blob_item *item, int pre
 		predictor_apply(predictor, dst + off, item->data + off, &blk);
 		off += blk.size;
 	}
-	return 0;
 }
 
+static int choose_predictor(const struct blob_item *item, const struct pixel_block *blk, int level)
+{
+	int predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+
+	if (item->delta) {
+		return item->bpp && item->bpp <= 16 ? HWCT__BLOB_PREDICTOR__PREDICT_LEFT : predictor;
+	}
+	if (item->kind == HWCT_BLOB_PIXELS && item->bpp) {
+		predictor = predictor_choose(item->data, blk, level);
+	}
+	return predictor_valid(predictor, blk) ? predictor : HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+}
+
+/* Blob fields but `data`, into blob; rect storage from rect_msgs/rect_ptrs. */
+static void describe(Hwct__Blob *blob, const struct blob_item *item, int predictor, uint8_t hash[],
+	uint8_t base[], Hwct__Rect *rect_msgs, Hwct__Rect **rect_ptrs)
+{
+	hwct_hash_to_bytes(&item->hash, hash);
+	blob->has_hash = blob->has_size = blob->has_encoding = blob->has_predictor = true;
+	blob->hash = (ProtobufCBinaryData){ HWCT_HASH_BYTES, hash };
+	blob->size = item->size;
+	blob->encoding = item->delta ? HWCT__BLOB_ENCODING__BLOB_DELTA : HWCT__BLOB_ENCODING__BLOB_RAW;
+	blob->predictor = predictor;
+	if (item->width) {
+		blob->has_width = blob->has_height = blob->has_stride = blob->has_bpp = true;
+		blob->width = item->width;
+		blob->height = item->height;
+		blob->stride = item->stride;
+		blob->bpp = item->bpp;
+	}
+	if (!item->delta) {
+		return;
+	}
+	for (size_t i = 0; i < item->rect_count; i++) {
+		hwct__rect__init(&rect_msgs[i]);
+		rect_msgs[i].has_left = rect_msgs[i].has_top = true;
+		rect_msgs[i].has_right = rect_msgs[i].has_bottom = true;
+		rect_msgs[i].left = item->rects[i].left;
+		rect_msgs[i].top = item->rects[i].top;
+		rect_msgs[i].right = item->rects[i].right;
+		rect_msgs[i].bottom = item->rects[i].bottom;
+		rect_ptrs[i] = &rect_msgs[i];
+	}
+	blob->n_rects = item->rect_count;
+	blob->rects = rect_ptrs;
+	hwct_hash_to_bytes(&item->base, base);
+	blob->has_base_hash = true;
+	blob->base_hash = (ProtobufCBinaryData){ HWCT_HASH_BYTES, base };
+}
+
+/*
+ * The Record is framed by hand so that the predictor writes the payload
+ * straight into out, with no copy: varint(record length), tag of
+ * Record.blob, varint(blob length), the Blob's fields 1-10, the tag and
+ * length of Blob.data (11) and the predicted bytes, then Blob.kind (12):
+ * the byte order protobuf-c itself packs in.
+ */
 int writer_blob_encode(struct bytebuf *out, const struct blob_item *item, int level)
 {
-	Hwct__Record rec = HWCT__RECORD__INIT;
+	const uint8_t record_blob_tag = 5 << 3 | 2, blob_data_tag = 11 << 3 | 2, blob_kind_tag = 12 << 3;
 	Hwct__Blob blob = HWCT__BLOB__INIT;
 	uint8_t hash[HWCT_HASH_BYTES], base[HWCT_HASH_BYTES];
 	struct pixel_block blk = { .size = item->data_size, .row_len = item->stride, .bpp = item->bpp };
 	Hwct__Rect *rect_msgs = NULL, **rect_ptrs = NULL;
-	int predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
-	uint8_t *coded;
-	int ret;
+	size_t head, blob_len, rec_len;
+	uint8_t *p;
+	int predictor = choose_predictor(item, &blk, level);
+	int ret = -ENOMEM;
 
-	if (item->kind == HWCT_BLOB_PIXELS && item->bpp && !item->delta) {
-		predictor = predictor_choose(item->data, &blk, level);
-	} else if (item->delta && item->bpp) {
-		predictor = HWCT__BLOB_PREDICTOR__PREDICT_LEFT;
-	}
-	if (!item->delta && !predictor_valid(predictor, &blk)) {
-		predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
-	}
-	if (item->delta && item->bpp > 16) {
-		predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
-	}
-	coded = malloc(item->data_size ? item->data_size : 1);
-	if (!coded) {
-		return -ENOMEM;
-	}
 	if (item->delta) {
-		encode_delta_rows(coded, item, predictor);
 		rect_msgs = calloc(item->rect_count ? item->rect_count : 1, sizeof(*rect_msgs));
 		rect_ptrs = calloc(item->rect_count ? item->rect_count : 1, sizeof(*rect_ptrs));
 		if (!rect_msgs || !rect_ptrs) {
-			ret = -ENOMEM;
 			goto out;
 		}
-		for (size_t i = 0; i < item->rect_count; i++) {
-			hwct__rect__init(&rect_msgs[i]);
-			rect_msgs[i].has_left = rect_msgs[i].has_top = true;
-			rect_msgs[i].has_right = rect_msgs[i].has_bottom = true;
-			rect_msgs[i].left = item->rects[i].left;
-			rect_msgs[i].top = item->rects[i].top;
-			rect_msgs[i].right = item->rects[i].right;
-			rect_msgs[i].bottom = item->rects[i].bottom;
-			rect_ptrs[i] = &rect_msgs[i];
-		}
-		blob.n_rects = item->rect_count;
-		blob.rects = rect_ptrs;
-		hwct_hash_to_bytes(&item->base, base);
-		blob.has_base_hash = true;
-		blob.base_hash = (ProtobufCBinaryData){ HWCT_HASH_BYTES, base };
+	}
+	describe(&blob, item, predictor, hash, base, rect_msgs, rect_ptrs);
+	head = hwct__blob__get_packed_size(&blob);
+	blob_len = head + 1 + varint_size(item->data_size) + item->data_size + 1 + varint_size(item->kind);
+	rec_len = 1 + varint_size(blob_len) + blob_len;
+	if (rec_len > RECORD_MAX_SIZE) {
+		ret = -EFBIG;
+		goto out;
+	}
+	ret = bytebuf_reserve(out, varint_size(rec_len) + rec_len);
+	if (ret < 0) {
+		goto out;
+	}
+	p = out->data + out->len;
+	p += varint_put(p, rec_len);
+	*p++ = record_blob_tag;
+	p += varint_put(p, blob_len);
+	p += hwct__blob__pack(&blob, p);
+	*p++ = blob_data_tag;
+	p += varint_put(p, item->data_size);
+	if (item->delta) {
+		encode_delta_rows(p, item, predictor);
 	} else {
-		predictor_apply(predictor, coded, item->data, &blk);
+		predictor_apply(predictor, p, item->data, &blk);
 	}
-	hwct_hash_to_bytes(&item->hash, hash);
-	blob.has_hash = blob.has_size = blob.has_encoding = blob.has_predictor = true;
-	blob.hash = (ProtobufCBinaryData){ HWCT_HASH_BYTES, hash };
-	blob.size = item->size;
-	blob.encoding = item->delta ? HWCT__BLOB_ENCODING__BLOB_DELTA : HWCT__BLOB_ENCODING__BLOB_RAW;
-	blob.predictor = predictor;
-	blob.has_kind = true;
-	blob.kind = item->kind;
-	if (item->width) {
-		blob.has_width = blob.has_height = blob.has_stride = blob.has_bpp = true;
-		blob.width = item->width;
-		blob.height = item->height;
-		blob.stride = item->stride;
-		blob.bpp = item->bpp;
-	}
-	blob.has_data = true;
-	blob.data = (ProtobufCBinaryData){ item->data_size, coded };
-	rec.kind_case = HWCT__RECORD__KIND_BLOB;
-	rec.blob = &blob;
-	ret = record_append(out, &rec);
+	p += item->data_size;
+	*p++ = blob_kind_tag;
+	p += varint_put(p, item->kind);
+	out->len = (size_t)(p - out->data);
 out:
-	free(coded);
 	free(rect_msgs);
 	free(rect_ptrs);
 	return ret;

@@ -7,13 +7,42 @@
 
 #include "writer_private.h"
 
-void writer_job_free(struct job *job)
+int writer_pool_take(struct hwct_writer *w, struct bytebuf *b, size_t cap)
+{
+	pthread_mutex_lock(&w->pool_lock);
+	*b = (struct bytebuf){ 0 };
+	for (size_t i = 0; i < w->pool_count; i++) {
+		if (w->pool[i].cap >= cap || i == w->pool_count - 1) {
+			*b = w->pool[i];
+			w->pool[i] = w->pool[--w->pool_count];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&w->pool_lock);
+	b->len = 0;
+	return bytebuf_reserve(b, cap);
+}
+
+void writer_pool_give(struct hwct_writer *w, struct bytebuf *b)
+{
+	if (w && b->data) {
+		pthread_mutex_lock(&w->pool_lock);
+		if (w->pool_count < WRITER_POOL_SIZE) {
+			w->pool[w->pool_count++] = *b;
+			*b = (struct bytebuf){ 0 };
+		}
+		pthread_mutex_unlock(&w->pool_lock);
+	}
+	bytebuf_finish(b);
+}
+
+void writer_job_free(struct hwct_writer *w, struct job *job)
 {
 	if (!job) {
 		return;
 	}
 	bytebuf_finish(&job->raw);
-	bytebuf_finish(&job->out);
+	writer_pool_give(w, &job->out);
 	for (size_t i = 0; i < job->blob_count; i++) {
 		writer_blob_item_finish(&job->blobs[i]);
 	}
@@ -21,7 +50,8 @@ void writer_job_free(struct job *job)
 	free(job);
 }
 
-static int compress_bytes(ZSTD_CCtx *cctx, int level, struct job *job, const struct bytebuf *raw)
+static int compress_bytes(struct hwct_writer *w, ZSTD_CCtx *cctx, int level, struct job *job,
+	const struct bytebuf *raw)
 {
 	size_t bound = ZSTD_compressBound(raw->len), n;
 	int ret;
@@ -29,7 +59,7 @@ static int compress_bytes(ZSTD_CCtx *cctx, int level, struct job *job, const str
 	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
-	ret = bytebuf_reserve(&job->out, bound);
+	ret = writer_pool_take(w, &job->out, bound);
 	if (ret < 0) {
 		return ret;
 	}
@@ -42,25 +72,38 @@ static int compress_bytes(ZSTD_CCtx *cctx, int level, struct job *job, const str
 		return -EFBIG;
 	}
 	job->decompressed = (uint32_t)raw->len;
-	job->checksum = container_checksum(raw->data, raw->len);
+	/*
+	 * the frame ends in its content checksum, the low 32 bits of XXH64:
+	 * exactly the seek table's checksum, so no second pass over the content
+	 */
+	if (n < 4) {
+		return -EIO;
+	}
+	job->checksum = get_le32(job->out.data + n - 4);
 	return 0;
 }
 
-int writer_job_compress(struct hwct_writer *w, ZSTD_CCtx *cctx, struct job *job)
+int writer_job_compress(struct hwct_writer *w, ZSTD_CCtx *cctx, struct job *job, struct bytebuf *scratch)
 {
-	struct bytebuf raw = { 0 };
 	int ret = 0;
 
 	if (job->kind == JOB_RECORDS) {
-		return compress_bytes(cctx, w->opts.record_level, job, &job->raw);
+		return compress_bytes(w, cctx, w->opts.record_level, job, &job->raw);
 	}
+	scratch->len = 0;
 	for (size_t i = 0; i < job->blob_count && ret == 0; i++) {
-		ret = writer_blob_encode(&raw, &job->blobs[i], w->opts.pixel_level);
+		ret = writer_blob_encode(scratch, &job->blobs[i], w->opts.pixel_level);
 	}
 	if (ret == 0) {
-		ret = compress_bytes(cctx, w->opts.pixel_level, job, &raw);
+		ret = compress_bytes(w, cctx, w->opts.pixel_level, job, scratch);
 	}
-	bytebuf_finish(&raw);
+	/* the payload copies are not needed any more; the hashes are, for the index */
+	for (size_t i = 0; i < job->blob_count; i++) {
+		free(job->blobs[i].data);
+		free(job->blobs[i].rects);
+		job->blobs[i].data = NULL;
+		job->blobs[i].rects = NULL;
+	}
 	return ret;
 }
 

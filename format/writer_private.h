@@ -30,6 +30,8 @@ struct blob_item {
 	size_t rect_count;
 };
 
+#define WRITER_POOL_SIZE 4
+
 enum job_kind {
 	JOB_RECORDS,
 	JOB_BLOBS,
@@ -82,6 +84,10 @@ struct hwct_writer {
 	pthread_t *threads;
 	unsigned thread_count;
 
+	pthread_mutex_t pool_lock;	/* pool */
+	struct bytebuf pool[WRITER_POOL_SIZE];
+	size_t pool_count;
+
 	pthread_mutex_t io_lock;	/* the file and the index below */
 	uint64_t ordinal;		/* zstd frames written */
 	struct seek_entry *seek;	/* owned */
@@ -89,11 +95,23 @@ struct hwct_writer {
 	struct trace_index index;
 };
 
-/* Compresses a sealed job into job->out. Returns 0 or -errno. */
-int writer_job_compress(struct hwct_writer *w, ZSTD_CCtx *cctx, struct job *job);
+/*
+ * Compresses a sealed job into job->out (taken from the writer's pool).
+ * scratch is the worker's reusable buffer for the blob records. Returns 0
+ * or -errno.
+ */
+int writer_job_compress(struct hwct_writer *w, ZSTD_CCtx *cctx, struct job *job, struct bytebuf *scratch);
 
-/* Frees a job and everything it owns. */
-void writer_job_free(struct job *job);
+/* Frees a job and everything it owns; its output buffer goes back to w's pool (w may be NULL). */
+void writer_job_free(struct hwct_writer *w, struct job *job);
+
+/*
+ * A pool of large buffers for compressed frames, so that every frame does
+ * not map (and fault in) fresh memory. take returns an empty buffer with at
+ * least cap bytes reserved (0 or -ENOMEM); give keeps b for later or frees it.
+ */
+int writer_pool_take(struct hwct_writer *w, struct bytebuf *b, size_t cap);
+void writer_pool_give(struct hwct_writer *w, struct bytebuf *b);
 
 /*
  * Builds a blob item for desc (hash already known): a copy of the payload, or

@@ -64,7 +64,8 @@ struct scene {
 	X(NO_PLANE, 8, "no-plane")		/* every suitable plane was taken */ \
 	X(TEST_FAILED, 9, "test-failed")	/* the driver refused the TEST_ONLY commit */ \
 	X(SOLID_COLOR, 10, "solid-color")	/* no plane can show a solid colour */ \
-	X(IMPORT, 11, "import")			/* the buffer could not be imported */
+	X(IMPORT, 11, "import")			/* the buffer could not be imported */ \
+	X(BUDGET, 12, "budget")			/* the planner's time budget ran out first */
 
 #define PLAN_REASON_ENUM(name, bit, str) PLAN_REASON_##name = 1u << (bit),
 enum plan_reason {

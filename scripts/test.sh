@@ -67,7 +67,9 @@ if [ "$fuzz_seconds" != 0 ]; then
 			name=$(basename "$target")
 			corpus=build-fuzz/corpus/$name
 			mkdir -p "$corpus"
-			cp -n tests/fuzz/seeds/"$name"/* traces/*.zst "$corpus"/ 2>/dev/null || true
+			for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
+				cp -n $seed "$corpus"/ 2>/dev/null || true
+			done
 			if "$target" -max_total_time="$fuzz_seconds" -timeout=20 -rss_limit_mb=4096 \
 				-print_final_stats=1 "$corpus" >"$logs/$name.log" 2>&1; then
 				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"

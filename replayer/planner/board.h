@@ -1,0 +1,205 @@
+/*
+ * The board model: one CRTC of an atomic-KMS device and the planes that can
+ * be put on it, as the planners, the profile tester and every backend see
+ * it. Filled from a drm_info JSON dump (board_json.c), or by the KMS device
+ * from live properties through the construction helpers below, then
+ * completed by the per-driver rules (board_rules.c) for what dumps do not
+ * show.
+ */
+#ifndef HWCT_PLANNER_BOARD_H
+#define HWCT_PLANNER_BOARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hwct/error.h>
+
+struct json_object;
+
+/* DRM_PLANE_TYPE_* values (drm_mode.h, the "type" plane property). */
+enum board_plane_type {
+	BOARD_PLANE_OVERLAY = 0,
+	BOARD_PLANE_PRIMARY = 1,
+	BOARD_PLANE_CURSOR = 2,
+};
+
+/* The "rotation" property bits: DRM_MODE_ROTATE_* / DRM_MODE_REFLECT_* (drm_mode.h). */
+#define BOARD_ROTATE_0 (1u << 0)
+#define BOARD_ROTATE_90 (1u << 1)	/* counter-clockwise */
+#define BOARD_ROTATE_180 (1u << 2)
+#define BOARD_ROTATE_270 (1u << 3)
+#define BOARD_REFLECT_X (1u << 4)
+#define BOARD_REFLECT_Y (1u << 5)
+#define BOARD_ROTATE_MASK (BOARD_ROTATE_0 | BOARD_ROTATE_90 | BOARD_ROTATE_180 | BOARD_ROTATE_270)
+#define BOARD_REFLECT_MASK (BOARD_REFLECT_X | BOARD_REFLECT_Y)
+
+/* Values of the "pixel blend mode" enum, as bits (names "None", "Pre-multiplied", "Coverage"). */
+#define BOARD_BLEND_NONE (1u << 0)
+#define BOARD_BLEND_PREMULTI (1u << 1)
+#define BOARD_BLEND_COVERAGE (1u << 2)
+
+/* drm_fourcc.h: fourcc_code() and the two special modifiers. */
+#define BOARD_FOURCC(a, b, c, d) \
+	((uint32_t)(a) | ((uint32_t)(b) << 8) | ((uint32_t)(c) << 16) | ((uint32_t)(d) << 24))
+#define BOARD_MOD_LINEAR 0ull
+#define BOARD_MOD_INVALID 0x00ffffffffffffffull	/* "implicit": the driver chooses */
+
+/* DRM_MODE_CONNECTOR_WRITEBACK (drm_mode.h). */
+#define BOARD_CONNECTOR_WRITEBACK 18
+
+/* Limits of what a board may hold; the JSON loader refuses more. */
+#define BOARD_MAX_PLANES 256
+#define BOARD_MAX_FORMATS 1024		/* per plane */
+#define BOARD_MAX_MODIFIERS 256		/* per format */
+
+/* One format of a plane and the modifiers it is scanned out with. */
+struct board_format {
+	uint32_t fourcc;		/* DRM_FORMAT_* */
+	size_t modifier_count;
+	uint64_t *modifiers;		/* owned; LINEAR only when the plane has no IN_FORMATS */
+};
+
+struct board_plane {
+	uint32_t id;			/* KMS object id */
+	enum board_plane_type type;
+	uint32_t possible_crtcs;	/* bit per CRTC index */
+
+	size_t format_count;
+	struct board_format *formats;	/* owned */
+	bool has_in_formats;		/* false: modifiers were implied (LINEAR) */
+
+	uint32_t rotations;		/* BOARD_ROTATE_* | BOARD_REFLECT_* accepted; ROTATE_0 when no property */
+	bool has_rotation;		/* the "rotation" property exists */
+
+	bool has_alpha;			/* the "alpha" property exists */
+	uint64_t alpha_max;		/* its range maximum (0xffff in the uapi) */
+
+	uint32_t blend_modes;		/* BOARD_BLEND_* of "pixel blend mode"; 0 = no property (pre-multiplied) */
+
+	bool has_zpos;
+	bool zpos_immutable;
+	int64_t zpos_min, zpos_max;	/* property range, when has_zpos */
+	int64_t zpos;			/* current (or the immutable) value, when has_zpos */
+
+	bool has_scaling_filter;	/* the "SCALING_FILTER" property exists */
+
+	/* Rules a dump does not show (board_apply_rules, then profile overrides). */
+	bool can_scale;			/* SRC size may differ from CRTC size */
+	bool solid_fill;		/* can show a solid colour without a buffer */
+	bool cursor_size_limit;		/* cursor: CRTC size at most the board's cursor size */
+};
+
+struct board {
+	char *name;			/* file or device the board came from; owned, never NULL */
+	char *driver;			/* DRM driver name ("vkms"); owned, never NULL ("" unknown) */
+
+	uint32_t crtc_id;		/* the one CRTC modelled */
+	uint32_t crtc_index;		/* its index, for possible_crtcs */
+	uint32_t width, height;		/* its mode, pixels; 0 unknown */
+
+	uint32_t cursor_width, cursor_height;	/* DRM_CAP_CURSOR_*; 0 unknown */
+
+	size_t plane_count;
+	struct board_plane *planes;	/* owned; every plane of the device, in object-id order */
+
+	bool has_writeback;		/* a writeback connector exists */
+	size_t writeback_format_count;
+	uint32_t *writeback_formats;	/* owned; WRITEBACK_PIXEL_FORMATS */
+
+	/* Rules a dump does not show (board_apply_rules, then profile overrides). */
+	bool primary_full_screen;	/* a visible primary must cover the whole CRTC */
+	bool primary_required;		/* the primary must be on whenever the CRTC is */
+	uint32_t max_active_planes;	/* at most this many planes on at once; 0 = no limit */
+};
+
+/*
+ * Creates an empty board named name (copied; NULL means ""). Returns NULL on
+ * allocation failure. Free it with board_destroy.
+ */
+struct board *board_create(const char *name);
+
+/* Frees board and everything it owns. Accepts NULL. */
+void board_destroy(struct board *board);
+
+/* Replaces the driver name (copied). Returns 0 or -ENOMEM. */
+int board_set_driver(struct board *board, const char *driver);
+
+/*
+ * Appends a plane with the given id and type, no formats, rotation ROTATE_0
+ * only and no optional property. Returns the plane, owned by the board and
+ * valid until the next board_add_plane, or NULL on allocation failure or
+ * when the board already holds BOARD_MAX_PLANES planes.
+ */
+struct board_plane *board_add_plane(struct board *board, uint32_t id, enum board_plane_type type);
+
+/*
+ * Records that plane scans out fourcc with modifier (each pair once).
+ * Returns 0, -ENOMEM, or -E2BIG past BOARD_MAX_FORMATS / BOARD_MAX_MODIFIERS.
+ */
+int board_plane_add_format(struct board_plane *plane, uint32_t fourcc, uint64_t modifier);
+
+/* Appends a writeback format. Returns 0 or -ENOMEM. */
+int board_add_writeback_format(struct board *board, uint32_t fourcc);
+
+/*
+ * Sets the rules a dump does not show from the per-driver table
+ * (board_rules.c) for board->driver: primary_full_screen, primary_required,
+ * max_active_planes and, per plane, can_scale (the driver's rule, or true
+ * when the plane has SCALING_FILTER), solid_fill and cursor_size_limit.
+ * Call it once the planes are in; overrides go after it.
+ */
+void board_apply_rules(struct board *board);
+
+/* The plane with that object id, or NULL. */
+const struct board_plane *board_find_plane(const struct board *board, uint32_t id);
+
+/* The plane's entry for fourcc, or NULL. */
+const struct board_format *board_plane_find_format(const struct board_plane *plane, uint32_t fourcc);
+
+/*
+ * Whether plane scans out fourcc with modifier. BOARD_MOD_INVALID (implicit
+ * modifier) matches any listed format.
+ */
+bool board_plane_has_format(const struct board_plane *plane, uint32_t fourcc, uint64_t modifier);
+
+/* Whether any plane of the device (any CRTC) scans out fourcc with modifier: what ADDFB2 checks. */
+bool board_any_plane_has_format(const struct board *board, uint32_t fourcc, uint64_t modifier);
+
+/* Whether plane can be put on the board's CRTC. */
+bool board_plane_usable(const struct board *board, const struct board_plane *plane);
+
+/*
+ * The plane's place in the stacking order, higher is nearer the viewer: the
+ * zpos value when the plane has the property, else primary < overlays <
+ * cursor, then by object id (the creation order, which drivers without
+ * zpos such as vkms blend in).
+ */
+int64_t board_plane_rank(const struct board_plane *plane);
+
+/* The first primary plane usable on the board's CRTC, or NULL. */
+const struct board_plane *board_primary(const struct board *board);
+
+/* "primary", "overlay", "cursor" or "unknown". */
+const char *board_plane_type_name(enum board_plane_type type);
+
+/*
+ * Loads a board from a drm_info JSON dump (`drm_info -j`, a top-level object
+ * keyed by device node). node names the node to use; NULL takes the first.
+ * The board is the first CRTC that has a mode (else the first CRTC) and
+ * every plane of the device. A node object may carry an "hwctrace" object
+ * of rule overrides, and so may each plane (replayer/planner/README.md).
+ * Returns the board (free with board_destroy), or NULL with err filled
+ * ("FILE: JSON.PATH: what"); err may be NULL.
+ */
+struct board *board_from_drm_info_json(const char *path, const char *node, struct hwct_error *err);
+
+/* The same from size bytes of JSON in memory; name is used in messages. */
+struct board *board_from_drm_info_buffer(const char *data, size_t size, const char *name,
+	const char *node, struct hwct_error *err);
+
+/* The same from a parsed tree (borrowed); name is used in messages. */
+struct board *board_from_drm_info_object(struct json_object *root, const char *name,
+	const char *node, struct hwct_error *err);
+
+#endif

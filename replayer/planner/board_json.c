@@ -1,0 +1,432 @@
+/*
+ * Board profiles: a board (board.h) from a drm_info JSON dump. drm_info's
+ * json.c writes a top-level object keyed by device node; per node "driver",
+ * "crtcs", "planes", "connectors"; each property as {id, flags, type,
+ * atomic, immutable, raw_value, spec, value, data}, where spec is {min,max}
+ * for ranges and [{name, value}] for enums and bitmasks, and data decodes
+ * IN_FORMATS, MODE_ID and WRITEBACK_PIXEL_FORMATS. This file reads the
+ * node, its driver, CRTC and connectors and the "hwctrace" overrides;
+ * board_json_plane.c the planes. Anything may be hostile: every field is
+ * type- and range-checked, and an error names the file and the JSON path.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "board_json.h"
+
+#define MAX_FILE_SIZE (64u << 20)
+#define MAX_DEPTH 64
+#define MAX_CRTCS 32		/* possible_crtcs is a 32-bit mask */
+#define MAX_CONNECTORS 256
+
+/* A mode object ({hdisplay, vdisplay, ...}) into the board's size. */
+static int parse_mode(struct board_json *l, struct json_object *mode, const char *path)
+{
+	uint32_t w, h;
+	int ret;
+
+	if ((ret = board_json_want(l, mode, json_type_object, path)) ||
+		(ret = board_json_key_u32(l, mode, path, "hdisplay", &w)) ||
+		(ret = board_json_key_u32(l, mode, path, "vdisplay", &h))) {
+		return ret;
+	}
+	if (w > 65535 || h > 65535) {
+		return board_json_fail(l, -EINVAL, path, "mode %" PRIu32 "x%" PRIu32 " out of range",
+			w, h);
+	}
+	l->board->width = w;
+	l->board->height = h;
+	return 0;
+}
+
+static struct json_object *crtc_mode(struct json_object *crtc, const char **key)
+{
+	struct json_object *mode = board_json_member(crtc, "mode");
+
+	*key = "mode";
+	if (!mode) {
+		*key = "properties.MODE_ID.data";
+		mode = board_json_member(board_json_member(board_json_member(crtc, "properties"),
+			"MODE_ID"), "data");
+	}
+	return mode;
+}
+
+/* The board's CRTC: the first with a mode (an active one), else the first. */
+static int parse_crtcs(struct board_json *l, struct json_object *node)
+{
+	struct json_object *crtcs = board_json_member(node, "crtcs");
+	struct json_object *crtc, *mode = NULL;
+	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
+	const char *key = "mode";
+	size_t n, pick = 0;
+	int ret;
+
+	if ((ret = board_json_array(l, crtcs, "crtcs", MAX_CRTCS, &n))) {
+		return ret;
+	}
+	if (n == 0) {
+		return board_json_fail(l, -EINVAL, "crtcs", "no CRTC");
+	}
+	for (size_t i = 0; i < n && !mode; i++) {
+		crtc = json_object_array_get_idx(crtcs, i);
+		if ((ret = board_json_want(l, crtc, json_type_object, board_json_index(p, "crtcs", i)))) {
+			return ret;
+		}
+		if ((mode = crtc_mode(crtc, &key))) {
+			pick = i;
+		}
+	}
+	crtc = json_object_array_get_idx(crtcs, pick);
+	board_json_index(p, "crtcs", pick);
+	l->board->crtc_index = (uint32_t)pick;
+	if ((ret = board_json_key_u32(l, crtc, p, "id", &l->board->crtc_id))) {
+		return ret;
+	}
+	return mode ? parse_mode(l, mode, board_json_join(q, p, key)) : 0;
+}
+
+/* No active CRTC: the first mode of the first connected connector. */
+static int mode_from_connectors(struct board_json *l, struct json_object *connectors)
+{
+	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
+	size_t n = json_object_array_length(connectors);
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *conn = json_object_array_get_idx(connectors, i);
+		struct json_object *modes = board_json_member(conn, "modes");
+		struct json_object *status = board_json_member(conn, "status");
+
+		if (!modes || !json_object_is_type(modes, json_type_array) ||
+			json_object_array_length(modes) == 0 || !status ||
+			!json_object_is_type(status, json_type_int) ||
+			json_object_get_int64(status) != 1) {
+			continue;
+		}
+		board_json_join(q, board_json_index(p, "connectors", i), "modes[0]");
+		return parse_mode(l, json_object_array_get_idx(modes, 0), q);
+	}
+	return 0;
+}
+
+static int parse_writeback(struct board_json *l, struct json_object *conn, const char *path)
+{
+	struct json_object *formats = board_json_member(board_json_member(board_json_member(conn,
+		"properties"), "WRITEBACK_PIXEL_FORMATS"), "data");
+	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
+	size_t count;
+	int ret;
+
+	l->board->has_writeback = true;
+	if (!formats || l->board->writeback_format_count) {
+		return 0;
+	}
+	board_json_join(p, path, "properties.WRITEBACK_PIXEL_FORMATS.data");
+	if ((ret = board_json_array(l, formats, p, BOARD_MAX_FORMATS, &count))) {
+		return ret;
+	}
+	for (size_t j = 0; j < count; j++) {
+		uint32_t fourcc;
+
+		if ((ret = board_json_u32(l, json_object_array_get_idx(formats, j),
+			board_json_index(q, p, j), &fourcc))) {
+			return ret;
+		}
+		if (board_add_writeback_format(l->board, fourcc)) {
+			return board_json_fail(l, -ENOMEM, p, "out of memory");
+		}
+	}
+	return 0;
+}
+
+static int parse_connectors(struct board_json *l, struct json_object *node)
+{
+	struct json_object *connectors = board_json_member(node, "connectors");
+	char p[BOARD_JSON_PATH_SIZE];
+	size_t n;
+	int ret;
+
+	if (!connectors) {
+		return 0;
+	}
+	if ((ret = board_json_array(l, connectors, "connectors", MAX_CONNECTORS, &n))) {
+		return ret;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *conn = json_object_array_get_idx(connectors, i);
+		uint32_t type;
+
+		board_json_index(p, "connectors", i);
+		if ((ret = board_json_want(l, conn, json_type_object, p)) ||
+			(ret = board_json_key_u32(l, conn, p, "type", &type))) {
+			return ret;
+		}
+		if (type == BOARD_CONNECTOR_WRITEBACK && (ret = parse_writeback(l, conn, p))) {
+			return ret;
+		}
+	}
+	return l->board->width == 0 ? mode_from_connectors(l, connectors) : 0;
+}
+
+static int parse_driver(struct board_json *l, struct json_object *node)
+{
+	struct json_object *driver = board_json_member(node, "driver");
+	struct json_object *name, *caps;
+	int ret;
+
+	if (!driver) {
+		return 0;
+	}
+	if ((ret = board_json_want(l, driver, json_type_object, "driver"))) {
+		return ret;
+	}
+	if ((name = board_json_member(driver, "name"))) {
+		if ((ret = board_json_want(l, name, json_type_string, "driver.name"))) {
+			return ret;
+		}
+		if (board_set_driver(l->board, json_object_get_string(name))) {
+			return board_json_fail(l, -ENOMEM, "driver.name", "out of memory");
+		}
+	}
+	caps = board_json_member(driver, "caps");
+	if (board_json_member(caps, "CURSOR_WIDTH") && board_json_member(caps, "CURSOR_HEIGHT") &&
+		((ret = board_json_key_u32(l, caps, "driver.caps", "CURSOR_WIDTH",
+			&l->board->cursor_width)) ||
+		(ret = board_json_key_u32(l, caps, "driver.caps", "CURSOR_HEIGHT",
+			&l->board->cursor_height)))) {
+		return ret;
+	}
+	return 0;
+}
+
+/* Sets one per-plane rule on plane (or on every plane when plane is NULL). */
+static void set_plane_rule(struct board *board, struct board_plane *plane, const char *key,
+	bool flag)
+{
+	for (size_t i = 0; i < board->plane_count; i++) {
+		struct board_plane *target = plane ? plane : &board->planes[i];
+
+		if (strcmp(key, "can_scale") == 0) {
+			target->can_scale = flag;
+		} else if (strcmp(key, "solid_fill") == 0) {
+			target->solid_fill = flag;
+		} else {
+			target->cursor_size_limit = flag && target->type == BOARD_PLANE_CURSOR;
+		}
+		if (plane) {
+			return;
+		}
+	}
+}
+
+/*
+ * The "hwctrace" rule overrides (README.md) of a node (plane NULL: the
+ * board's rules, and can_scale / solid_fill / cursor_size_limit for every
+ * plane) or of one plane. Unknown keys are errors: a typo must not pass.
+ */
+static int parse_overrides(struct board_json *l, struct json_object *ext,
+	struct board_plane *plane, const char *path)
+{
+	struct board *board = l->board;
+	char p[BOARD_JSON_PATH_SIZE];
+	int ret;
+
+	if ((ret = board_json_want(l, ext, json_type_object, path))) {
+		return ret;
+	}
+	json_object_object_foreach(ext, key, value) {
+		bool flag = false;
+
+		board_json_join(p, path, key);
+		if (strcmp(key, "can_scale") == 0 || strcmp(key, "solid_fill") == 0 ||
+			strcmp(key, "cursor_size_limit") == 0) {
+			if (!(ret = board_json_bool(l, value, p, &flag))) {
+				set_plane_rule(board, plane, key, flag);
+			}
+		} else if (!plane && strcmp(key, "primary_full_screen") == 0) {
+			ret = board_json_bool(l, value, p, &board->primary_full_screen);
+		} else if (!plane && strcmp(key, "primary_required") == 0) {
+			ret = board_json_bool(l, value, p, &board->primary_required);
+		} else if (!plane && strcmp(key, "max_active_planes") == 0) {
+			ret = board_json_u32(l, value, p, &board->max_active_planes);
+		} else {
+			ret = board_json_fail(l, -EINVAL, p, "unknown hwctrace key");
+		}
+		if (ret) {
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int compare_planes(const void *a, const void *b)
+{
+	const struct board_plane *pa = a, *pb = b;
+
+	return pa->id < pb->id ? -1 : pa->id > pb->id;
+}
+
+static int parse_node(struct board_json *l, struct json_object *node)
+{
+	struct json_object *planes = board_json_member(node, "planes");
+	struct json_object *ext;
+	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
+	int ret;
+
+	if ((ret = parse_driver(l, node)) ||
+		(ret = parse_crtcs(l, node)) ||
+		(ret = parse_connectors(l, node)) ||
+		(ret = board_json_planes(l, planes))) {
+		return ret;
+	}
+	board_apply_rules(l->board);
+	if ((ext = board_json_member(node, "hwctrace")) &&
+		(ret = parse_overrides(l, ext, NULL, "hwctrace"))) {
+		return ret;
+	}
+	/* Planes are still in array order here. */
+	for (size_t i = 0; i < l->board->plane_count; i++) {
+		ext = board_json_member(json_object_array_get_idx(planes, i), "hwctrace");
+		if (ext && (ret = parse_overrides(l, ext, &l->board->planes[i],
+			board_json_join(q, board_json_index(p, "planes", i), "hwctrace")))) {
+			return ret;
+		}
+	}
+	qsort(l->board->planes, l->board->plane_count, sizeof(*l->board->planes), compare_planes);
+	return 0;
+}
+
+struct board *board_from_drm_info_object(struct json_object *root, const char *name,
+	const char *node, struct hwct_error *err)
+{
+	struct board_json l = { .name = name ? name : "board", .err = err };
+	struct json_object *obj = NULL;
+
+	hwct_error_clear(err);
+	if (board_json_want(&l, root, json_type_object, "(top level)")) {
+		return NULL;
+	}
+	if (node) {
+		obj = board_json_member(root, node);
+		if (!obj) {
+			board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\"", node);
+			return NULL;
+		}
+	} else {
+		struct json_object_iterator it = json_object_iter_begin(root);
+		struct json_object_iterator end = json_object_iter_end(root);
+
+		if (json_object_iter_equal(&it, &end)) {
+			board_json_fail(&l, -EINVAL, NULL, "no device node");
+			return NULL;
+		}
+		node = json_object_iter_peek_name(&it);
+		obj = json_object_iter_peek_value(&it);
+	}
+	if (board_json_want(&l, obj, json_type_object, node)) {
+		return NULL;
+	}
+	l.board = board_create(l.name);
+	if (!l.board) {
+		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+		return NULL;
+	}
+	if (parse_node(&l, obj)) {
+		board_destroy(l.board);
+		return NULL;
+	}
+	return l.board;
+}
+
+struct board *board_from_drm_info_buffer(const char *data, size_t size, const char *name,
+	const char *node, struct hwct_error *err)
+{
+	struct board_json l = { .name = name ? name : "board", .err = err };
+	struct json_tokener *tok;
+	struct json_object *root;
+	struct board *board;
+	size_t end;
+
+	hwct_error_clear(err);
+	if (size > MAX_FILE_SIZE) {
+		board_json_fail(&l, -EFBIG, NULL, "%zu bytes, at most %u", size, MAX_FILE_SIZE);
+		return NULL;
+	}
+	tok = json_tokener_new_ex(MAX_DEPTH);
+	if (!tok) {
+		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+		return NULL;
+	}
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	root = json_tokener_parse_ex(tok, data, (int)size);
+	end = json_tokener_get_parse_end(tok);
+	if (!root) {
+		enum json_tokener_error jerr = json_tokener_get_error(tok);
+
+		if (jerr == json_tokener_continue || jerr == json_tokener_success) {
+			hwct_error_set(err, -EINVAL, l.name, size, "truncated JSON");
+		} else {
+			hwct_error_set(err, -EINVAL, l.name, end, "JSON: %s",
+				json_tokener_error_desc(jerr));
+		}
+		json_tokener_free(tok);
+		return NULL;
+	}
+	json_tokener_free(tok);
+	for (; end < size; end++) {
+		if (!strchr(" \t\r\n", data[end]) || data[end] == '\0') {
+			hwct_error_set(err, -EINVAL, l.name, end, "JSON: trailing data");
+			json_object_put(root);
+			return NULL;
+		}
+	}
+	board = board_from_drm_info_object(root, l.name, node, err);
+	json_object_put(root);
+	return board;
+}
+
+struct board *board_from_drm_info_json(const char *path, const char *node, struct hwct_error *err)
+{
+	struct board_json l = { .name = path, .err = err };
+	struct board *board;
+	struct stat st;
+	char *data;
+	size_t got;
+	FILE *f;
+
+	hwct_error_clear(err);
+	f = fopen(path, "rb");
+	if (!f) {
+		int code = -errno;
+
+		board_json_fail(&l, code, NULL, "%s", strerror(-code));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
+		(uint64_t)st.st_size > MAX_FILE_SIZE) {
+		board_json_fail(&l, -EFBIG, NULL, "not a regular file of at most %u bytes",
+			MAX_FILE_SIZE);
+		fclose(f);
+		return NULL;
+	}
+	data = malloc((size_t)st.st_size + 1);
+	if (!data) {
+		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+		fclose(f);
+		return NULL;
+	}
+	got = fread(data, 1, (size_t)st.st_size, f);
+	fclose(f);
+	if (got != (size_t)st.st_size) {
+		board_json_fail(&l, -EIO, NULL, "short read");
+		free(data);
+		return NULL;
+	}
+	board = board_from_drm_info_buffer(data, got, path, node, err);
+	free(data);
+	return board;
+}
