@@ -312,6 +312,10 @@ static int drmhwc_run(struct drmhwc *d, struct plan_plane_state *states)
 		all_client(d, start, size, first, last, true);
 		return 0;
 	}
+	ret = plan_keep_candidate(d->plan, &cand);
+	if (ret < 0) {
+		return ret;
+	}
 	for (size_t i = 0; i < count; i++) {
 		d->plan->layers[states[i].layer].plane_id = states[i].plane_id;
 	}

@@ -39,7 +39,56 @@ void plan_destroy(struct plan *plan)
 		return;
 	}
 	free(plan->layers);
+	free(plan->states);
 	free(plan);
+}
+
+int plan_keep_candidate(struct plan *plan, const struct plan_candidate *cand)
+{
+	struct plan_plane_state *states = NULL;
+
+	if (cand->count) {
+		states = malloc(cand->count * sizeof(*states));
+		if (!states) {
+			return -ENOMEM;
+		}
+		memcpy(states, cand->planes, cand->count * sizeof(*states));
+	}
+	free(plan->states);
+	plan->states = states;
+	plan->state_count = cand->count;
+	plan->has_client_state = cand->has_client_target;
+	plan->client_state = cand->client_target;
+	plan->has_candidate = true;
+	return 0;
+}
+
+bool plan_get_candidate(const struct plan *plan, struct plan_candidate *out)
+{
+	*out = (struct plan_candidate){
+		.count = plan->state_count,
+		.planes = plan->states,
+		.has_client_target = plan->has_client_state,
+		.client_target = plan->client_state,
+	};
+	return plan->has_candidate;
+}
+
+int plan_client_only_candidate(const struct board *board, const struct scene *scene,
+	const struct planner_options *opts, struct plan_plane_state *state)
+{
+	const struct board_plane *primary = board_primary(board);
+	struct planner_options defaults;
+
+	if (!primary) {
+		return -ENOENT;
+	}
+	if (!opts) {
+		planner_options_init(&defaults);
+		opts = &defaults;
+	}
+	planner_client_target_state(board, primary, scene, opts, true, state);
+	return 0;
 }
 
 int planner_run(const struct planner_impl *impl, const struct planner_options *opts,

@@ -48,6 +48,12 @@ struct plan {
 	uint32_t client_target_plane;	/* the client target's plane; 0 when not needed or no plane took it */
 	unsigned test_count;		/* tester calls made */
 	bool timed_out;			/* the time budget ran out before the search ended */
+	/* the configuration the tester accepted for this plan: what to commit */
+	struct plan_plane_state *states;	/* owned; state_count entries */
+	size_t state_count;
+	bool has_candidate;		/* false: no test passed (all client, or nothing tested) */
+	bool has_client_state;
+	struct plan_plane_state client_state;
 };
 
 struct planner_impl {
@@ -79,6 +85,21 @@ const struct planner_impl *planner_at(size_t i);
 int planner_run(const struct planner_impl *impl, const struct planner_options *opts,
 	const struct board *board, const struct scene *scene, const struct board_tester *tester,
 	struct plan **out);
+
+/*
+ * The accepted configuration of plan (pointing into plan) into *out.
+ * Returns false when plan has none: then every layer is client-composited
+ * and plan_client_only_candidate gives what to show.
+ */
+bool plan_get_candidate(const struct plan *plan, struct plan_candidate *out);
+
+/*
+ * The client target alone, full screen on board's primary plane, as
+ * planners place it: fills *state. Returns 0, or -ENOENT when the board
+ * has no primary plane.
+ */
+int plan_client_only_candidate(const struct board *board, const struct scene *scene,
+	const struct planner_options *opts, struct plan_plane_state *state);
 
 /* Frees plan. Accepts NULL. */
 void plan_destroy(struct plan *plan);

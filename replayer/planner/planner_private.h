@@ -30,6 +30,9 @@ bool planner_client_target_state(const struct board *board, const struct board_p
 int planner_test(const struct board_tester *tester, const struct plan_candidate *cand,
 	struct plan *plan);
 
+/* Keeps a copy of cand in plan as the accepted configuration. Returns 0 or -ENOMEM. */
+int plan_keep_candidate(struct plan *plan, const struct plan_candidate *cand);
+
 /* CLOCK_MONOTONIC now, ns. */
 int64_t planner_now_ns(void);
 

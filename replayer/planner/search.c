@@ -83,6 +83,7 @@ struct search {
 	size_t *best;				/* per plane, like alloc */
 	int best_score;				/* -1 before the first valid allocation */
 	bool target_accepted;			/* some test with the client target passed */
+	bool oom;				/* keeping the best candidate failed */
 
 	int64_t deadline;			/* planner_now_ns() limit; INT64_MAX none */
 
@@ -191,6 +192,19 @@ static void leaf(struct search *s, int score, bool composited)
 	}
 	s->best_score = score;
 	memcpy(s->best, s->alloc, s->np * sizeof(*s->best));
+	/* every placement on the way here passed its test: this is what to commit */
+	{
+		struct plan_candidate cand = {
+			.count = s->state_count,
+			.planes = s->states,
+			.has_client_target = s->has_target,
+			.client_target = s->target,
+		};
+
+		if (plan_keep_candidate(s->plan, &cand) < 0) {
+			s->oom = true;
+		}
+	}
 }
 
 /* Tests the configuration built so far. Returns 0, the tester's error, or TIMED_OUT. */
@@ -503,6 +517,9 @@ static int search_plan(const struct planner_options *opts, const struct board *b
 		order_planes(&s);
 		classify_layers(&s);
 		ret = step(&s, 0, 0, false);
+		if (ret == 0 && s.oom) {
+			ret = -ENOMEM;
+		}
 		if (ret == 0) {
 			write_plan(&s);
 		}

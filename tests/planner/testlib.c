@@ -243,6 +243,45 @@ struct scene_layer *tl_scene_add(struct tl_scene *s, uint32_t fourcc, int32_t x,
 	return l;
 }
 
+/*
+ * The configuration a plan keeps is the one to commit: it shows exactly the
+ * layers the plan put on planes, on those planes, the client target where
+ * the plan says, and the tester (or the profile check) takes it.
+ */
+static void check_candidate(const struct board *board, const struct scene *scene,
+	const struct board_tester *tester, const struct plan *plan)
+{
+	struct plan_candidate cand;
+	size_t on_planes = 0;
+
+	for (size_t i = 0; i < plan->layer_count; i++) {
+		on_planes += plan->layers[i].plane_id != 0;
+	}
+	if (!plan_get_candidate(plan, &cand)) {
+		if (on_planes) {
+			fprintf(stderr, "plan has layers on planes but no accepted configuration\n");
+			abort();
+		}
+		return;
+	}
+	if (cand.count != on_planes || (plan->client_target_plane &&
+		(!cand.has_client_target || cand.client_target.plane_id != plan->client_target_plane))) {
+		fprintf(stderr, "accepted configuration does not match the plan: %s\n", tl_line(plan));
+		abort();
+	}
+	for (size_t i = 0; i < cand.count; i++) {
+		if (cand.planes[i].layer >= scene->layer_count ||
+			plan->layers[cand.planes[i].layer].plane_id != cand.planes[i].plane_id) {
+			fprintf(stderr, "configuration entry %zu does not match the plan: %s\n", i, tl_line(plan));
+			abort();
+		}
+	}
+	if (!tester && profile_test(board, &cand) != 0) {
+		fprintf(stderr, "the profile refuses the accepted configuration: %s\n", tl_line(plan));
+		abort();
+	}
+}
+
 struct plan *tl_plan(const char *name, const struct board *board, const struct scene *scene,
 	const struct board_tester *tester, const struct planner_options *opts)
 {
@@ -261,6 +300,7 @@ struct plan *tl_plan(const char *name, const struct board *board, const struct s
 		fprintf(stderr, "planner %s failed: %d\n", name, ret);
 		abort();
 	}
+	check_candidate(board, scene, tester, plan);
 	return plan;
 }
 
