@@ -74,6 +74,18 @@ enum plan_reason {
 };
 #undef PLAN_REASON_ENUM
 
+/*
+ * The frame checksum, the comparison key of replayed frames wherever they
+ * come from (writeback, software reference): XXH3-128 (hwct_hash_compute)
+ * of width * 4 bytes per row, rows top to bottom, stride padding excluded,
+ * of a 32-bit frame (XRGB8888, ARGB8888, XBGR8888 or ABGR8888) whose X byte,
+ * for the X formats, counts as 0xff whatever was written there. data holds
+ * height rows of stride bytes. A zero hash when out of memory or for
+ * another format.
+ */
+struct hwct_hash scene_frame_checksum(uint32_t fourcc, uint32_t width, uint32_t height,
+	uint32_t stride, const uint8_t *data);
+
 /* The stable name ("format", "no-plane", ...) of one reason bit; NULL when unknown. */
 const char *plan_reason_name(uint32_t bit);
 

@@ -30,24 +30,7 @@ void backend_result_finish(struct backend_result *r)
 
 struct hwct_hash backend_checksum(const struct comp_target *img)
 {
-	size_t row = (size_t)img->width * 4;
-	uint8_t *buf = malloc(row * img->height + 1);
-	struct hwct_hash h;
-
-	if (!buf) {
-		return (struct hwct_hash){ 0, 0 };
-	}
-	for (uint32_t y = 0; y < img->height; y++) {
-		uint8_t *dst = buf + row * y;
-
-		memcpy(dst, img->data + (size_t)img->stride * y, row);
-		for (size_t x = 3; x < row; x += 4) {
-			dst[x] = 0xff;
-		}
-	}
-	h = hwct_hash_compute(buf, row * img->height);
-	free(buf);
-	return h;
+	return scene_frame_checksum(img->fourcc, img->width, img->height, img->stride, img->data);
 }
 
 static uint64_t clipped_area(const struct scene *scene, const struct scene_layer *l)

@@ -55,11 +55,7 @@ void backend_destroy(struct backend *b);
 /* Frees what r owns and zeroes it. */
 void backend_result_finish(struct backend_result *r);
 
-/*
- * The output checksum: XXH3-128 over the image's rows, each width * 4 bytes
- * of XRGB8888 (B, G, R, X in memory) with the X byte forced to 0xff, top to
- * bottom, stride padding excluded. img must be XRGB8888 or ARGB8888.
- */
+/* The output checksum of img: scene_frame_checksum (scene.h). */
 struct hwct_hash backend_checksum(const struct comp_target *img);
 
 /* 1 - (client-composited layer area) / (all layer area), clipped to the display. */

@@ -1,0 +1,304 @@
+/*
+ * The KMS backend: the planner decides with TEST_ONLY commits on the real
+ * device, client layers are composed into a client-target framebuffer, the
+ * accepted configuration is committed with the layers' acquire fences, and
+ * the writeback connector reads the frame back for its checksum.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+#include <hardware/hwcomposer2.h>
+
+#include "backend_kms.h"
+#include "commit.h"
+#include "device.h"
+#include "fb.h"
+#include "readback.h"
+
+#define CLIENT_TARGETS 3	/* rotated, so that composing never writes the buffer on screen */
+#define FB_CACHE_SIZE 64
+#define READBACK_TIMEOUT_MS 2000
+
+struct kms_backend {
+	struct backend base;
+	struct kms_device *dev;		/* owned */
+	const struct board *board;	/* the device's */
+	const struct planner_impl *planner;
+	struct planner_options opts;
+	struct compositor *compositor;	/* borrowed */
+	struct kms_fb_cache *cache;	/* owned */
+	struct kms_tester *tester;	/* owned */
+	struct kms_readback *readback;	/* owned, NULL without writeback */
+	struct kms_fb *targets[CLIENT_TARGETS];	/* owned references */
+	unsigned next_target;
+	int present_fence;		/* owned, -1 none */
+	struct kms_fb **fbs;		/* per candidate plane, this frame */
+	size_t fb_cap;
+	const struct scene_layer **client;	/* layers to compose, this frame */
+	size_t client_cap;
+};
+
+static const struct backend_impl kms_impl;
+
+static struct kms_backend *kms_from_backend(struct backend *b)
+{
+	return b->impl == &kms_impl ? (struct kms_backend *)b : NULL;
+}
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int grow(void **array, size_t *cap, size_t need, size_t size)
+{
+	void *p;
+
+	if (need <= *cap) {
+		return 0;
+	}
+	p = realloc(*array, need * size);
+	if (!p) {
+		return -ENOMEM;
+	}
+	*array = p;
+	*cap = need;
+	return 0;
+}
+
+/* Composes the client layers into the next client-target framebuffer. */
+static int compose_target(struct kms_backend *k, const struct scene *scene, const struct plan *plan,
+	const struct plan_plane_state *state, struct kms_fb **out)
+{
+	struct kms_fb **slot = &k->targets[k->next_target++ % CLIENT_TARGETS];
+	struct kms_fb_map map;
+	struct comp_target target;
+	size_t count = 0;
+	int ret;
+
+	if (*slot && ((*slot)->fourcc != state->fourcc || (*slot)->width != scene->width ||
+		(*slot)->height != scene->height)) {
+		kms_fb_unref(*slot);
+		*slot = NULL;
+	}
+	if (!*slot && (ret = kms_fb_create(k->dev, scene->width, scene->height, state->fourcc, slot)) < 0) {
+		return ret;
+	}
+	ret = grow((void **)&k->client, &k->client_cap, scene->layer_count + 1, sizeof(*k->client));
+	if (ret < 0) {
+		return ret;
+	}
+	for (size_t i = 0; i < scene->layer_count; i++) {
+		if (!plan || plan->layers[i].plane_id == 0) {
+			k->client[count++] = &scene->layers[i];
+		}
+	}
+	ret = kms_fb_map(*slot, &map);
+	if (ret < 0) {
+		return ret;
+	}
+	target = (struct comp_target){ .fourcc = state->fourcc, .width = scene->width,
+		.height = scene->height, .stride = map.stride[0], .data = map.data[0] };
+	ret = compositor_compose(k->compositor, scene, k->client, count, 0, &target);
+	kms_fb_unmap(*slot, &map);
+	*out = *slot;
+	return ret;
+}
+
+static int import_layers(struct kms_backend *k, const struct scene *scene, const struct plan_candidate *cand,
+	struct backend_result *out)
+{
+	int ret = grow((void **)&k->fbs, &k->fb_cap, cand->count + 1, sizeof(*k->fbs));
+
+	if (ret < 0) {
+		return ret;
+	}
+	for (size_t i = 0; i < cand->count; i++) {
+		const struct plan_plane_state *s = &cand->planes[i];
+		const struct scene_layer *l = &scene->layers[s->layer];
+		struct kms_import imp;
+		bool opaque = l->blend == HWC2_BLEND_MODE_NONE;
+
+		k->fbs[i] = NULL;
+		if (!l->image) {
+			continue;	/* a solid fill: the commit refuses it, reported below */
+		}
+		ret = kms_fb_import(k->dev, k->cache, l->image, board_find_plane(k->board, s->plane_id), opaque, &imp);
+		if (ret < 0) {
+			for (size_t j = 0; j < i; j++) {
+				kms_fb_unref(k->fbs[j]);
+			}
+			return ret;
+		}
+		k->fbs[i] = imp.fb;
+		out->format_fallbacks += imp.converted;
+	}
+	return 0;
+}
+
+static int wait_fence(int fd, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int ret;
+
+	do {
+		ret = poll(&p, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	return ret > 0 ? 0 : ret == 0 ? -ETIME : -errno;
+}
+
+static int kms_present(struct backend *b, const struct scene *scene, bool want_image,
+	struct backend_result *out)
+{
+	struct kms_backend *k = kms_from_backend(b);
+	struct board_tester tester = kms_tester_board_tester(k->tester);
+	struct plan_plane_state client_only;
+	struct plan_candidate cand;
+	struct kms_commit_args args = { .scene = scene, .client_target_fence = -1, .readback = k->readback };
+	struct kms_readback_result rb;
+	int64_t t0 = now_ns(), t1 = t0;
+	int fence = -1, ret;
+
+	kms_tester_set_scene(k->tester, scene);
+	ret = planner_run(k->planner, &k->opts, k->board, scene, &tester, &out->plan);
+	out->plan_ns = now_ns() - t0;
+	if (ret < 0) {
+		return ret;
+	}
+	if (!plan_get_candidate(out->plan, &cand)) {
+		ret = plan_client_only_candidate(k->board, scene, &k->opts, &client_only);
+		if (ret < 0) {
+			return ret;
+		}
+		cand = (struct plan_candidate){ .has_client_target = true, .client_target = client_only };
+	}
+	out->efficiency = backend_efficiency(scene, out->plan);
+	ret = import_layers(k, scene, &cand, out);
+	if (ret < 0) {
+		return ret;
+	}
+	args.cand = &cand;
+	args.fbs = k->fbs;
+	if (cand.has_client_target) {
+		t1 = now_ns();
+		ret = compose_target(k, scene, out->plan, &cand.client_target, &args.client_target);
+		out->compose_ns = now_ns() - t1;
+	}
+	if (ret == 0) {
+		t1 = now_ns();
+		ret = kms_commit_present(k->dev, &args, &fence);
+		out->commit_ns = now_ns() - t1;
+	}
+	for (size_t i = 0; i < cand.count; i++) {
+		kms_fb_unref(k->fbs[i]);	/* the device holds what is on screen */
+	}
+	if (ret < 0) {
+		return ret;
+	}
+	if (k->present_fence >= 0) {
+		close(k->present_fence);
+	}
+	k->present_fence = fence;
+	if (fence >= 0 && wait_fence(fence, READBACK_TIMEOUT_MS) == 0) {
+		out->present_ns = now_ns() - t1;
+	}
+	if (!k->readback) {
+		return 0;
+	}
+	ret = kms_readback_finish(k->readback, READBACK_TIMEOUT_MS, want_image, &rb);
+	if (ret < 0) {
+		return ret;
+	}
+	out->has_checksum = true;
+	out->checksum = rb.checksum;
+	out->checksum_source = "writeback";
+	if (want_image && rb.pixels) {
+		out->image = (struct comp_target){ .fourcc = rb.fourcc, .width = rb.width, .height = rb.height,
+			.stride = rb.stride, .data = rb.pixels };
+		rb.pixels = NULL;
+	}
+	kms_readback_result_finish(&rb);
+	return 0;
+}
+
+static void kms_destroy(struct backend *b)
+{
+	struct kms_backend *k = kms_from_backend(b);
+
+	if (k->present_fence >= 0) {
+		wait_fence(k->present_fence, READBACK_TIMEOUT_MS);
+		close(k->present_fence);
+	}
+	for (size_t i = 0; i < CLIENT_TARGETS; i++) {
+		kms_fb_unref(k->targets[i]);
+	}
+	kms_readback_destroy(k->readback);
+	kms_tester_destroy(k->tester);
+	kms_fb_cache_destroy(k->cache);
+	kms_device_destroy(k->dev);
+	free(k->fbs);
+	free(k->client);
+	free(k);
+}
+
+static const struct backend_impl kms_impl = {
+	.name = "kms",
+	.present = kms_present,
+	.destroy = kms_destroy,
+};
+
+struct backend *backend_kms_create(const struct backend_kms_options *o, struct hwct_error *err)
+{
+	struct kms_backend *k = calloc(1, sizeof(*k));
+	struct hwct_error rb_err;
+
+	if (!k) {
+		hwct_error_set(err, -ENOMEM, "kms", UINT64_MAX, "out of memory");
+		return NULL;
+	}
+	k->base.impl = &kms_impl;
+	k->present_fence = -1;
+	k->planner = o->planner;
+	k->compositor = o->compositor;
+	if (o->planner_opts) {
+		k->opts = *o->planner_opts;
+	} else {
+		planner_options_init(&k->opts);
+	}
+	k->dev = kms_device_open(o->path, err);
+	if (!k->dev) {
+		goto error;
+	}
+	if (o->width && o->height && kms_device_set_mode(k->dev, o->width, o->height, o->refresh_hz, err) < 0) {
+		goto error;
+	}
+	k->board = kms_device_board(k->dev);
+	k->cache = kms_fb_cache_create(FB_CACHE_SIZE);
+	k->tester = k->cache ? kms_tester_create(k->dev, k->cache) : NULL;
+	if (!k->tester) {
+		hwct_error_set(err, -ENOMEM, kms_device_path(k->dev), UINT64_MAX, "out of memory");
+		goto error;
+	}
+	if (o->readback) {
+		k->readback = kms_readback_create(k->dev, &rb_err);	/* none: no checksum, said in the results */
+	}
+	return &k->base;
+
+error:
+	kms_destroy(&k->base);
+	return NULL;
+}
+
+const struct board *backend_kms_board(struct backend *b)
+{
+	struct kms_backend *k = kms_from_backend(b);
+
+	return k ? k->board : NULL;
+}

@@ -1,0 +1,138 @@
+/*
+ * The outputs a device drives (device.h): the first connected connector,
+ * its preferred mode and a CRTC for it, and the writeback connector with
+ * whether its encoder may share that CRTC.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <xf86drm.h>
+#include <xf86drmMode.h>
+
+#include "kms_private.h"
+
+/* The preferred mode of conn, else its first. */
+static const drmModeModeInfo *preferred_mode(const drmModeConnector *conn)
+{
+	for (int i = 0; i < conn->count_modes; i++) {
+		if (conn->modes[i].type & DRM_MODE_TYPE_PREFERRED) {
+			return &conn->modes[i];
+		}
+	}
+	return conn->count_modes > 0 ? &conn->modes[0] : NULL;
+}
+
+/* The CRTC index conn drives now, else the first its encoders can drive; -1 none. */
+static int pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *conn)
+{
+	int first = -1;
+
+	for (int i = 0; i < conn->count_encoders; i++) {
+		drmModeEncoder *enc = drmModeGetEncoder(fd, conn->encoders[i]);
+
+		if (!enc) {
+			continue;
+		}
+		for (int c = 0; c < res->count_crtcs && c < 32; c++) {
+			if (enc->encoder_id == conn->encoder_id && enc->crtc_id == res->crtcs[c]) {
+				drmModeFreeEncoder(enc);
+				return c;
+			}
+			if (first < 0 && (enc->possible_crtcs & (1u << c))) {
+				first = c;
+			}
+		}
+		drmModeFreeEncoder(enc);
+	}
+	return first;
+}
+
+/*
+ * The connector as the kernel knows it; probed only when that knows no mode
+ * (probing changes what others, drm_info for one, see afterwards).
+ * Writeback connectors are never probed.
+ */
+static drmModeConnector *get_connector(int fd, uint32_t id)
+{
+	drmModeConnector *conn = drmModeGetConnectorCurrent(fd, id);
+
+	if (conn && conn->connector_type != DRM_MODE_CONNECTOR_WRITEBACK &&
+		(conn->connection != DRM_MODE_CONNECTED || conn->count_modes == 0)) {
+		drmModeFreeConnector(conn);
+		conn = drmModeGetConnector(fd, id);
+	}
+	return conn;
+}
+
+/* The possible_clones mask of encoder id and its index in res (-1 when unknown). */
+static uint32_t encoder_clones(int fd, const drmModeRes *res, uint32_t id, int *index)
+{
+	drmModeEncoder *enc;
+	uint32_t clones;
+
+	*index = -1;
+	for (int i = 0; i < res->count_encoders && i < 32; i++) {
+		if (res->encoders[i] == id) {
+			*index = i;
+		}
+	}
+	enc = *index >= 0 ? drmModeGetEncoder(fd, id) : NULL;
+	if (!enc) {
+		return 0;
+	}
+	clones = enc->possible_clones;
+	drmModeFreeEncoder(enc);
+	return clones;
+}
+
+/* Whether the display's and the writeback's encoders may drive one CRTC together. */
+static bool clonable(int fd, const drmModeRes *res, uint32_t display_enc, uint32_t wb_enc)
+{
+	int di, wi;
+	uint32_t dc = encoder_clones(fd, res, display_enc, &di);
+	uint32_t wc = encoder_clones(fd, res, wb_enc, &wi);
+
+	return di >= 0 && wi >= 0 && (dc & (1u << wi)) && (wc & (1u << di));
+}
+
+int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, struct hwct_error *err)
+{
+	uint32_t display_enc = 0, wb_enc = 0;
+	int crtc = -1;
+
+	for (int i = 0; i < res->count_connectors; i++) {
+		drmModeConnector *conn = get_connector(dev->fd, res->connectors[i]);
+		const drmModeModeInfo *mode;
+
+		if (!conn) {
+			continue;
+		}
+		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
+			if (!dev->writeback_id && conn->count_encoders > 0) {
+				dev->writeback_id = conn->connector_id;
+				wb_enc = conn->encoders[0];
+			}
+		} else if (!dev->connector_id && conn->connection == DRM_MODE_CONNECTED &&
+			(mode = preferred_mode(conn)) && (crtc = pick_crtc(dev->fd, res, conn)) >= 0) {
+			dev->connector_id = conn->connector_id;
+			dev->preferred = *mode;
+			dev->crtc_index = (uint32_t)crtc;
+			dev->crtc_id = res->crtcs[crtc];
+			display_enc = conn->encoder_id ? conn->encoder_id :
+				(conn->count_encoders > 0 ? conn->encoders[0] : 0);
+		}
+		drmModeFreeConnector(conn);
+	}
+	if (!dev->connector_id) {
+		return hwct_error_set(err, -ENODEV, dev->path, UINT64_MAX,
+			"connectors: no connected connector with a mode and a CRTC");
+	}
+	dev->writeback_exclusive = dev->writeback_id &&
+		!clonable(dev->fd, res, display_enc, wb_enc);
+	dev->mode = dev->preferred;
+	dev->modeset_pending = true;
+	dev->max_width = res->max_width;
+	dev->max_height = res->max_height;
+	return 0;
+}
