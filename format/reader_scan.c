@@ -28,20 +28,6 @@ static int add_frame(struct hwct_reader *r, size_t *cap, uint64_t offset, uint64
 	return 0;
 }
 
-static uint64_t first_time(const Hwct__Record *rec)
-{
-	switch (rec->kind_case) {
-	case HWCT__RECORD__KIND_CALL:
-		return rec->call->t_enter_ns;
-	case HWCT__RECORD__KIND_FRAME_END:
-		return rec->frame_end->t_ns;
-	case HWCT__RECORD__KIND_CALLBACK:
-		return rec->callback->t_ns;
-	default:
-		return 0;
-	}
-}
-
 /* Notes one record of a data frame in the index entry f. */
 static int note_record(struct hwct_reader *r, Hwct__IndexFrame *f, const Hwct__Record *rec,
 	uint64_t *next_frame, uint32_t ordinal)
@@ -58,7 +44,7 @@ static int note_record(struct hwct_reader *r, Hwct__IndexFrame *f, const Hwct__R
 	}
 	f->records++;
 	if (!f->t_ns) {
-		f->t_ns = first_time(rec);
+		f->t_ns = record_time(rec);
 	}
 	if (rec->kind_case == HWCT__RECORD__KIND_FRAME_END) {
 		f->frame_ends++;

@@ -83,3 +83,17 @@ int record_next(const uint8_t *data, size_t size, size_t *pos,
 	*pos = p + (size_t)len;
 	return 1;
 }
+
+uint64_t record_time(const Hwct__Record *rec)
+{
+	switch (rec->kind_case) {
+	case HWCT__RECORD__KIND_CALL:
+		return rec->call->t_enter_ns;
+	case HWCT__RECORD__KIND_FRAME_END:
+		return rec->frame_end->t_ns;
+	case HWCT__RECORD__KIND_CALLBACK:
+		return rec->callback->t_ns;
+	default:
+		return 0;
+	}
+}

@@ -17,6 +17,9 @@ size_t varint_size(uint64_t v);
 /* Writes the varint of v at p (room for 10 bytes); returns its size. */
 size_t varint_put(uint8_t *p, uint64_t v);
 
+/* The CLOCK_MONOTONIC time a record carries (call entry, frame end, callback), 0 for none. */
+uint64_t record_time(const Hwct__Record *rec);
+
 /* Appends the framed record to out. Returns 0 or -ENOMEM. */
 int record_append(struct bytebuf *out, const Hwct__Record *rec);
 

@@ -105,20 +105,6 @@ static int seal(struct hwct_writer *w, bool reopen)
 	return reopen ? open_records(w) : 0;
 }
 
-static uint64_t record_time(const Hwct__Record *rec)
-{
-	switch (rec->kind_case) {
-	case HWCT__RECORD__KIND_CALL:
-		return rec->call->t_enter_ns;
-	case HWCT__RECORD__KIND_FRAME_END:
-		return rec->frame_end->t_ns;
-	case HWCT__RECORD__KIND_CALLBACK:
-		return rec->callback->t_ns;
-	default:
-		return 0;
-	}
-}
-
 int hwct_writer_write(struct hwct_writer *w, const Hwct__Record *rec)
 {
 	struct bytebuf packed = { 0 };

@@ -366,10 +366,7 @@ static void case_crash(void)
 	free(path);
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} cases[] = {
+static const struct test_case cases[] = {
 	{ "truncate", case_truncate },
 	{ "flip", case_flip },
 	{ "unknown-major", case_unknown_major },
@@ -380,17 +377,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
-			cases[i].run();
-			if (argc >= 2) {
-				return 0;
-			}
-		}
-	}
-	if (argc >= 2) {
-		fprintf(stderr, "unknown case %s\n", argv[1]);
-		return 2;
-	}
-	return 0;
+	return test_run_cases(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
 }

@@ -9,6 +9,23 @@
 
 #include "testlib.h"
 
+int test_run_cases(const struct test_case *cases, size_t count, int argc, char **argv)
+{
+	for (size_t i = 0; i < count; i++) {
+		if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
+			cases[i].run();
+			if (argc >= 2) {
+				return 0;
+			}
+		}
+	}
+	if (argc >= 2) {
+		fprintf(stderr, "unknown case %s\n", argv[1]);
+		return 2;
+	}
+	return 0;
+}
+
 char *test_tmp_path(const char *suffix)
 {
 	static unsigned counter;

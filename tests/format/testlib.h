@@ -26,6 +26,17 @@
 	} \
 } while (0)
 
+struct test_case {
+	const char *name;
+	void (*run)(void);
+};
+
+/*
+ * Runs the case named by argv[1] (every case without an argument). Returns
+ * the exit status: 0, or 2 for an unknown case. A failing check exits 1.
+ */
+int test_run_cases(const struct test_case *cases, size_t count, int argc, char **argv);
+
 /* A temporary path under $TMPDIR (or /tmp) unique to this process; caller frees. */
 char *test_tmp_path(const char *suffix);
 
