@@ -262,6 +262,7 @@ void hwct_reader_destroy(struct hwct_reader *r)
 	hmap_finish(&r->blobs);
 	bytebuf_finish(&r->buf);
 	bytebuf_finish(&r->blob_buf);
+	reader_decoded_finish(r);
 	ZSTD_freeDCtx(r->dctx);
 	free(r->name);
 	free(r);

@@ -149,11 +149,68 @@ static int decode_delta(struct hwct_reader *r, const Hwct__Blob *b, uint64_t whe
 	return 0;
 }
 
+/* A copy of a recently decoded payload into *out. Returns 0, 1 when not kept, or -ENOMEM. */
+static int decoded_get(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out)
+{
+	for (size_t i = 0; i < r->decoded_count; i++) {
+		if (hwct_hash_equal(&r->decoded[i].hash, h)) {
+			*out = r->decoded[i].blob;
+			out->data = malloc(out->size ? out->size : 1);
+			if (!out->data) {
+				return -ENOMEM;
+			}
+			memcpy(out->data, r->decoded[i].blob.data, out->size);
+			r->decoded[i].last_use = ++r->decoded_clock;
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/* Keeps a copy of a decoded payload, replacing the least recently used. */
+static void decoded_put(struct hwct_reader *r, const struct hwct_hash *h, const struct hwct_blob_data *blob)
+{
+	size_t slot = r->decoded_count;
+	uint8_t *copy;
+
+	if (blob->size > READER_DECODED_MAX_SIZE || !(copy = malloc(blob->size ? blob->size : 1))) {
+		return;
+	}
+	memcpy(copy, blob->data, blob->size);
+	if (slot == READER_DECODED_CACHE) {
+		slot = 0;
+		for (size_t i = 1; i < READER_DECODED_CACHE; i++) {
+			if (r->decoded[i].last_use < r->decoded[slot].last_use) {
+				slot = i;
+			}
+		}
+		free(r->decoded[slot].blob.data);
+	} else {
+		r->decoded_count++;
+	}
+	r->decoded[slot].hash = *h;
+	r->decoded[slot].blob = *blob;
+	r->decoded[slot].blob.data = copy;
+	r->decoded[slot].last_use = ++r->decoded_clock;
+}
+
+void reader_decoded_finish(struct hwct_reader *r)
+{
+	for (size_t i = 0; i < r->decoded_count; i++) {
+		free(r->decoded[i].blob.data);
+	}
+	r->decoded_count = 0;
+}
+
 static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out, unsigned depth)
 {
 	Hwct__Blob *b = NULL;
 	uint64_t where = 0;
-	int ret;
+	int ret = decoded_get(r, h, out);
+
+	if (ret <= 0) {
+		return ret == -ENOMEM ? reader_fail(r, ret, UINT64_MAX, "blob: out of memory") : 0;
+	}
 
 	if (depth > MAX_DELTA_CHAIN) {
 		return reader_fail(r, -ELOOP, UINT64_MAX, "blob: delta chain longer than %d (or a cycle)",
@@ -173,6 +230,9 @@ static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_
 		ret = reader_fail(r, -EINVAL, where, "blob: unknown encoding %d", b->encoding);
 	}
 	hwct__blob__free_unpacked(b, NULL);
+	if (ret == 0) {
+		decoded_put(r, h, out);
+	}
 	return ret;
 }
 

@@ -16,6 +16,9 @@
 /* Largest decompressed data frame a reader accepts. */
 #define READER_MAX_FRAME_CONTENT (1ull << 31)
 
+#define READER_DECODED_CACHE 4
+#define READER_DECODED_MAX_SIZE (64u << 20)	/* larger payloads are not kept */
+
 /* One complete zstd frame of the file. */
 struct frame_loc {
 	uint64_t offset;
@@ -52,6 +55,15 @@ struct hwct_reader {
 	bool truncation_reported;
 	const char *truncation_reason;	/* static string, with info.truncated */
 
+	/* recently decoded payloads: a delta chain read in order decodes each link once */
+	struct {
+		struct hwct_hash hash;
+		struct hwct_blob_data blob;	/* owned */
+		uint64_t last_use;
+	} decoded[READER_DECODED_CACHE];
+	size_t decoded_count;
+	uint64_t decoded_clock;
+
 	/* blob frame cache */
 	uint32_t blob_ordinal;		/* UINT32_MAX: empty */
 	struct bytebuf blob_buf;
@@ -70,6 +82,9 @@ int reader_load_frame(struct hwct_reader *r, uint32_t ordinal, struct bytebuf *o
  * Returns 0 or -errno (r->err filled).
  */
 int reader_scan(struct hwct_reader *r, uint64_t start);
+
+/* Frees the decoded-payload cache. */
+void reader_decoded_finish(struct hwct_reader *r);
 
 /* Sets the sticky error. Returns code. */
 int reader_fail(struct hwct_reader *r, int code, uint64_t offset, const char *fmt, ...)

@@ -678,6 +678,14 @@ uint64_t state_next_frame(const struct state *s)
 	return s->next_frame;
 }
 
+void state_restart_frames(struct state *s)
+{
+	s->next_frame = 0;
+	for (size_t i = 0; i < s->display_count; i++) {
+		s->displays[i].frames = 0;
+	}
+}
+
 const Hwct__Buffer *state_buffer(const struct state *s, uint64_t id)
 {
 	struct hwct_hash key = hmap_id(id);

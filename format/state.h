@@ -43,6 +43,13 @@ Hwct__Keyframe *state_keyframe(struct state *s, struct arena *a);
 uint64_t state_next_frame(const struct state *s);
 
 /*
+ * Restarts the frame counters: the next FrameEnd.frame and every display's
+ * count of presented frames become 0 (a trace cut from another one numbers
+ * its frames from 0 again).
+ */
+void state_restart_frames(struct state *s);
+
+/*
  * Fills *frame from the display the FrameEnd fe (just applied) belongs to.
  * layers points into *layers_buf, grown as needed (owned by the caller,
  * freed with free()). Pointers into the state stay valid until the next

@@ -167,6 +167,29 @@ out:
 	return ret;
 }
 
+int hwct_writer_seed(struct hwct_writer *w, const Hwct__Record *rec)
+{
+	int ret;
+
+	if (rec->kind_case == HWCT__RECORD__KIND__NOT_SET) {
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&w->lock);
+	if (w->records || w->stats.records) {
+		ret = -EBUSY;	/* the first Keyframe is already written */
+	} else {
+		ret = state_apply(w->state, rec);
+		state_restart_frames(w->state);
+		if (rec->kind_case == HWCT__RECORD__KIND_CALL) {
+			w->mid_frame = true;
+		} else if (rec->kind_case == HWCT__RECORD__KIND_FRAME_END) {
+			w->mid_frame = false;
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	return ret;
+}
+
 bool hwct_writer_has_blob(struct hwct_writer *w, const struct hwct_hash *hash)
 {
 	bool found;
@@ -217,6 +240,7 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 {
 	struct hwct_hash hash = desc->hash ? *desc->hash : hwct_hash_compute(desc->data, desc->size);
 	struct blob_item item;
+	uintptr_t base_depth = 0;
 	bool base_known;
 	int ret;
 
@@ -253,7 +277,12 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 			goto out;
 		}
 	}
-	base_known = desc->base && hmap_get(&w->blob_set, desc->base, NULL);
+	/*
+	 * a delta only on a base whose own chain is short: a reader decodes a
+	 * chain from its full blob, so chains stay at most WRITER_MAX_DELTA_CHAIN
+	 */
+	base_known = desc->base && hmap_get(&w->blob_set, desc->base, &base_depth) &&
+		base_depth < WRITER_MAX_DELTA_CHAIN;
 	/* the budget is reserved; the copy runs without the lock */
 	ret = hmap_put(&w->blob_set, &hash, 1);
 	pthread_mutex_unlock(&w->lock);
@@ -261,6 +290,10 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 		ret = writer_blob_item(&item, desc, &hash, base_known);
 	}
 	pthread_mutex_lock(&w->lock);
+	if (ret == 0) {
+		/* the chain depth of this blob: 1 for a full payload */
+		ret = hmap_put(&w->blob_set, &hash, item.delta ? base_depth + 1 : 1);
+	}
 	if (ret == 0) {
 		ret = queue_blob(w, &item);
 	}

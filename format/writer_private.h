@@ -31,6 +31,7 @@ struct blob_item {
 };
 
 #define WRITER_POOL_SIZE 4
+#define WRITER_MAX_DELTA_CHAIN 16	/* deltas on deltas before a full payload again */
 
 enum job_kind {
 	JOB_RECORDS,
@@ -76,7 +77,7 @@ struct hwct_writer {
 	struct job *head, *tail;	/* sealed jobs in file order */
 	struct job *records, *blobs;	/* the open jobs */
 	struct state *state;
-	struct hmap blob_set;		/* hashes stored or queued */
+	struct hmap blob_set;		/* hash -> delta chain depth (1: full payload), stored or queued */
 	struct hwct_writer_stats stats;
 	bool mid_frame;			/* a call came since the last FrameEnd */
 	bool closing;

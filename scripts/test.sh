@@ -63,14 +63,14 @@ if [ "$fuzz_seconds" != 0 ]; then
 	step "fuzz targets, ${fuzz_seconds}s each"
 	if CC=clang setup build-fuzz -Dfuzz=enabled -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false; then
 		for target in build-fuzz/tests/fuzz/fuzz-*; do
-			[ -x "$target" ] || continue
+			[ -f "$target" ] && [ -x "$target" ] || continue
 			name=$(basename "$target")
 			corpus=build-fuzz/corpus/$name
 			mkdir -p "$corpus"
 			for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
 				cp -n $seed "$corpus"/ 2>/dev/null || true
 			done
-			if "$target" -max_total_time="$fuzz_seconds" -timeout=20 -rss_limit_mb=4096 \
+			if "$target" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
 				-print_final_stats=1 "$corpus" >"$logs/$name.log" 2>&1; then
 				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
 				echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
