@@ -1,0 +1,384 @@
+/* hwc-replay's command line (replay.h): options, --help, --version. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwct_config.h"
+#include "planner.h"
+#include "replay.h"
+#include "replay_target.h"
+
+enum option_key {
+	OPT_HELP = 1,
+	OPT_VERSION,
+	OPT_PROFILE,
+	OPT_DEVICE,
+	OPT_HWC2,
+	OPT_VM,
+	OPT_PLANNER,
+	OPT_COMPOSITOR,
+	OPT_FRAMES,
+	OPT_DISPLAY,
+	OPT_LOOP,
+	OPT_TIMING,
+	OPT_RESULTS,
+	OPT_EXPECT,
+	OPT_COMPARE,
+	OPT_DUMP_IMAGES,
+	OPT_MODE_MAP,
+	OPT_NO_PIXELS,
+	OPT_QUIET,
+};
+
+struct option_def {
+	const char *name;		/* long name without "--" */
+	char short_name;		/* 0 none */
+	bool has_arg;
+	enum option_key key;
+};
+
+static const struct option_def options[] = {
+	{ "help", 'h', false, OPT_HELP },
+	{ "version", 0, false, OPT_VERSION },
+	{ "profile", 0, true, OPT_PROFILE },
+	{ "device", 0, true, OPT_DEVICE },
+	{ "hwc2", 0, true, OPT_HWC2 },
+	{ "vm", 0, false, OPT_VM },
+	{ "planner", 0, true, OPT_PLANNER },
+	{ "compositor", 0, true, OPT_COMPOSITOR },
+	{ "frames", 0, true, OPT_FRAMES },
+	{ "display", 0, true, OPT_DISPLAY },
+	{ "loop", 0, true, OPT_LOOP },
+	{ "timing", 0, true, OPT_TIMING },
+	{ "results", 0, true, OPT_RESULTS },
+	{ "expect", 0, true, OPT_EXPECT },
+	{ "compare", 0, true, OPT_COMPARE },
+	{ "dump-images", 0, true, OPT_DUMP_IMAGES },
+	{ "mode-map", 0, true, OPT_MODE_MAP },
+	{ "no-pixels", 0, false, OPT_NO_PIXELS },
+	{ "quiet", 'q', false, OPT_QUIET },
+};
+
+#define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
+
+static const char usage_line[] = "usage: " REPLAY_PROGRAM " TRACE [--profile BOARD.json | --device /dev/dri/cardN |"
+	" --hwc2 MODULE.so | --vm] [options]\n";
+
+static void print_help(FILE *f)
+{
+	fprintf(f, "%s\nReplays an hwctrace trace's display frames on a target and reports the plane\n"
+		"plans, output checksums and timings of each frame.\n\n"
+		"targets (one; default --device when a usable /dev/dri/card* exists, else --vm):\n"
+		"  --profile BOARD.json     no device: a drm_info JSON board profile\n"
+		"  --device /dev/dri/cardN  an atomic-KMS device\n"
+		"  --hwc2 MODULE.so         an HWC2 module\n"
+		"  --vm                     vkms under qemu\n\n"
+		"options:\n"
+		"  --planner drmhwc|search  plane planner (default drmhwc)\n"
+		"  --compositor pixman|gl   compositor of the output (default pixman)\n"
+		"  --frames A-B|A-|-B|N     frames to replay (FrameEnd.frame, inclusive)\n"
+		"  --display ID             only frames of this display\n"
+		"  --loop N                 play the range N times (default 1)\n"
+		"  --timing recorded|vsync|fast  pacing (default fast for --profile, else recorded)\n"
+		"  --mode-map letterbox|scale|none  fit the recorded mode to the target's (default letterbox)\n"
+		"  --results FILE           write results JSON to FILE ('-': stdout)\n"
+		"  --expect FILE            compare with known-good results\n"
+		"  --compare pixels|plans|all  what --expect compares (default all)\n"
+		"  --dump-images DIR        write each output frame as DIR/frame-NNNNNN.png\n"
+		"  --no-pixels              plans only: compose nothing, no checksums\n"
+		"  -q, --quiet              no notes or progress on stderr\n"
+		"  -h, --help, --version\n\n"
+		"exit status: 0 ok (--expect: every frame matches), 1 regression (--expect),\n"
+		"2 usage error, 3 trace unreadable or corrupt, 4 target unavailable,\n"
+		"5 replay or output failed; with --expect 3, 4 and 5 become 125 (cannot test).\n",
+		usage_line);
+}
+
+static void print_version(FILE *f)
+{
+	fprintf(f, "%s %s (results version %d; targets:", REPLAY_PROGRAM, HWCT_VERSION, REPLAY_RESULTS_VERSION);
+	for (size_t i = 0; replay_target_impl_at(i); i++) {
+		const struct replay_target_impl *impl = replay_target_impl_at(i);
+
+		if (impl->open) {
+			fprintf(f, " %s", impl->name);
+		}
+	}
+	fprintf(f, "; planners:");
+	for (size_t i = 0; planner_at(i); i++) {
+		fprintf(f, " %s", planner_at(i)->name);
+	}
+	fprintf(f, ")\n");
+}
+
+static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage_error(FILE *err, const char *fmt, ...)
+{
+	va_list args;
+
+	fprintf(err, "%s: ", REPLAY_PROGRAM);
+	va_start(args, fmt);
+	vfprintf(err, fmt, args);
+	va_end(args);
+	fprintf(err, "\n%s(see '%s --help')\n", usage_line, REPLAY_PROGRAM);
+	return REPLAY_EXIT_USAGE;
+}
+
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s[0] || s[0] == '-' || s[0] == '+' || s[0] == ' ') {
+		return false;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end) {
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* "A-B", "A-", "-B", "N" into [first, last]. */
+static bool parse_range(const char *s, uint64_t *first, uint64_t *last)
+{
+	const char *dash = strchr(s, '-');
+	char a[32];
+
+	if (!dash) {
+		return parse_u64(s, first) && (*last = *first, true);
+	}
+	if ((size_t)(dash - s) >= sizeof(a) || (dash == s && !dash[1])) {
+		return false;
+	}
+	memcpy(a, s, (size_t)(dash - s));
+	a[dash - s] = '\0';
+	*first = 0;
+	*last = UINT64_MAX;
+	if (a[0] && !parse_u64(a, first)) {
+		return false;
+	}
+	if (dash[1] && !parse_u64(dash + 1, last)) {
+		return false;
+	}
+	return *first <= *last;
+}
+
+/* The index of value in names (NULL-terminated), -1 when absent. */
+static int pick(const char *value, const char *const *names)
+{
+	for (int i = 0; names[i]; i++) {
+		if (strcmp(value, names[i]) == 0) {
+			return i;
+		}
+	}
+	return -1;
+}
+
+static int set_target(struct replay_options *opts, enum replay_target_kind kind, const char *arg,
+	const char *spelled, FILE *err)
+{
+	if (opts->target != REPLAY_TARGET_DEFAULT) {
+		return usage_error(err, "%s: only one target may be given", spelled);
+	}
+	if (arg && !arg[0]) {
+		return usage_error(err, "%s needs a non-empty path", spelled);
+	}
+	opts->target = kind;
+	opts->target_arg = arg;
+	return 0;
+}
+
+/* Applies one option with its value (NULL when it takes none). */
+static int apply(struct replay_options *opts, const struct option_def *o, const char *v, FILE *out, FILE *err)
+{
+	static const char *const timings[] = { "recorded", "vsync", "fast", NULL };
+	static const char *const compares[] = { "all", "pixels", "plans", NULL };
+	static const char *const maps[] = { "letterbox", "scale", "none", NULL };
+	static const char *const compositors[] = { "pixman", "gl", NULL };
+	uint64_t n;
+	int i;
+
+	switch (o->key) {
+	case OPT_HELP:
+		print_help(out);
+		return -1;
+	case OPT_VERSION:
+		print_version(out);
+		return -1;
+	case OPT_PROFILE:
+		return set_target(opts, REPLAY_TARGET_PROFILE, v, "--profile", err);
+	case OPT_DEVICE:
+		return set_target(opts, REPLAY_TARGET_DEVICE, v, "--device", err);
+	case OPT_HWC2:
+		return set_target(opts, REPLAY_TARGET_HWC2, v, "--hwc2", err);
+	case OPT_VM:
+		return set_target(opts, REPLAY_TARGET_VM, NULL, "--vm", err);
+	case OPT_PLANNER:
+		if (!planner_find(v)) {
+			return usage_error(err, "--planner: unknown planner '%s' (drmhwc, search)", v);
+		}
+		opts->planner = v;
+		return 0;
+	case OPT_COMPOSITOR:
+		if (pick(v, compositors) < 0) {
+			return usage_error(err, "--compositor: unknown compositor '%s' (pixman, gl)", v);
+		}
+		opts->compositor = v;
+		return 0;
+	case OPT_FRAMES:
+		if (!parse_range(v, &opts->first, &opts->last)) {
+			return usage_error(err, "--frames: '%s' is not A-B, A-, -B or N with A <= B", v);
+		}
+		return 0;
+	case OPT_DISPLAY:
+		if (!parse_u64(v, &opts->display)) {
+			return usage_error(err, "--display: '%s' is not a display id", v);
+		}
+		opts->has_display = true;
+		return 0;
+	case OPT_LOOP:
+		if (!parse_u64(v, &n) || n < 1 || n > 1000000) {
+			return usage_error(err, "--loop: '%s' is not a count from 1 to 1000000", v);
+		}
+		opts->loops = (uint32_t)n;
+		return 0;
+	case OPT_TIMING:
+		if ((i = pick(v, timings)) < 0) {
+			return usage_error(err, "--timing: unknown pacing '%s' (recorded, vsync, fast)", v);
+		}
+		opts->timing = (enum replay_timing)(REPLAY_TIMING_RECORDED + i);
+		return 0;
+	case OPT_RESULTS:
+		opts->results = v;
+		return 0;
+	case OPT_EXPECT:
+		opts->expect = v;
+		return 0;
+	case OPT_COMPARE:
+		if ((i = pick(v, compares)) < 0) {
+			return usage_error(err, "--compare: unknown value '%s' (pixels, plans, all)", v);
+		}
+		opts->compare = (enum replay_compare)i;
+		return 0;
+	case OPT_DUMP_IMAGES:
+		if (!v[0]) {
+			return usage_error(err, "--dump-images needs a directory");
+		}
+		opts->dump_images = v;
+		return 0;
+	case OPT_MODE_MAP:
+		if ((i = pick(v, maps)) < 0) {
+			return usage_error(err, "--mode-map: unknown mapping '%s' (letterbox, scale, none)", v);
+		}
+		opts->mode_map = (enum replay_mode_map)i;
+		return 0;
+	case OPT_NO_PIXELS:
+		opts->no_pixels = true;
+		return 0;
+	case OPT_QUIET:
+		opts->quiet = true;
+		return 0;
+	}
+	return 0;
+}
+
+static const struct option_def *find_option(const char *name, size_t len, char short_name)
+{
+	for (size_t i = 0; i < OPTION_COUNT; i++) {
+		if (short_name ? options[i].short_name == short_name :
+			strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0) {
+			return &options[i];
+		}
+	}
+	return NULL;
+}
+
+/* Parses argv[*index], an option; advances *index past its value. */
+static int parse_option(struct replay_options *opts, int argc, char **argv, int *index, FILE *out, FILE *err)
+{
+	const char *a = argv[(*index)++], *value = NULL;
+	const struct option_def *o;
+
+	if (a[1] == '-') {
+		const char *name = a + 2, *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+
+		o = find_option(name, len, 0);
+		if (!o) {
+			return usage_error(err, "unknown option --%.*s", (int)len, name);
+		}
+		value = eq ? eq + 1 : NULL;
+		if (value && !o->has_arg) {
+			return usage_error(err, "option --%s takes no value", o->name);
+		}
+	} else {
+		o = a[2] ? NULL : find_option(NULL, 0, a[1]);
+		if (!o) {
+			return usage_error(err, "unknown option %s", a);
+		}
+	}
+	if (o->has_arg && !value) {
+		if (*index >= argc) {
+			return usage_error(err, "option --%s needs a value", o->name);
+		}
+		value = argv[(*index)++];
+	}
+	return apply(opts, o, value, out, err);
+}
+
+int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *out, FILE *err)
+{
+	bool only_positional = false;
+	int index = 1;
+
+	replay_options_init(opts);
+	while (index < argc) {
+		const char *a = argv[index];
+		int ret;
+
+		if (only_positional || a[0] != '-' || a[1] == '\0') {
+			if (opts->trace) {
+				return usage_error(err, "too many arguments ('%s' after the trace '%s')", a,
+					opts->trace);
+			}
+			opts->trace = a;
+			index++;
+			continue;
+		}
+		if (strcmp(a, "--") == 0) {
+			only_positional = true;
+			index++;
+			continue;
+		}
+		ret = parse_option(opts, argc, argv, &index, out, err);
+		if (ret) {
+			return ret;
+		}
+	}
+	if (!opts->trace) {
+		return usage_error(err, "no trace file given");
+	}
+	if (opts->no_pixels && opts->compare == REPLAY_COMPARE_PIXELS) {
+		return usage_error(err, "--compare pixels needs pixels: drop --no-pixels");
+	}
+	if (opts->no_pixels && opts->dump_images) {
+		return usage_error(err, "--dump-images needs pixels: drop --no-pixels");
+	}
+	return 0;
+}
+
+void replay_options_init(struct replay_options *opts)
+{
+	*opts = (struct replay_options){
+		.planner = "drmhwc",
+		.compositor = "pixman",
+		.last = UINT64_MAX,
+		.loops = 1,
+	};
+}

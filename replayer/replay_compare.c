@@ -1,0 +1,98 @@
+/* Comparing a replayed frame with its known-good entry (replay_compare.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "replay_compare.h"
+
+/* "plane 33" or "client (no-plane,zpos)" into buf. */
+static const char *placement(uint32_t plane, uint32_t reasons, char *buf, size_t size)
+{
+	char names[160];
+
+	if (plane) {
+		snprintf(buf, size, "plane %" PRIu32, plane);
+	} else if (reasons) {
+		snprintf(buf, size, "client (%s)", plan_reasons_format(reasons, names, sizeof(names)));
+	} else {
+		snprintf(buf, size, "client");
+	}
+	return buf;
+}
+
+static bool plan_differs(const struct replay_expect_frame *e, const struct scene *scene, const struct plan *plan,
+	char *msg, size_t size)
+{
+	char a[200], b[200];
+
+	if (!e->has_plan || !plan) {
+		if (e->has_plan != (plan != NULL)) {
+			snprintf(msg, size, "plan: expected %s, got %s", e->has_plan ? "a plan" : "none",
+				plan ? "a plan" : "none");
+			return true;
+		}
+		return false;
+	}
+	if (e->layer_count != plan->layer_count) {
+		snprintf(msg, size, "plan: expected %zu layers, got %zu", e->layer_count, plan->layer_count);
+		return true;
+	}
+	for (size_t i = 0; i < e->layer_count; i++) {
+		const struct replay_expect_layer *x = &e->layers[i];
+		const struct plan_layer *y = &plan->layers[i];
+		uint64_t id = i < scene->layer_count ? scene->layers[i].id : 0;
+
+		if (x->id != id) {
+			snprintf(msg, size, "plan: layer #%zu: expected layer %" PRIu64 ", got layer %" PRIu64, i,
+				x->id, id);
+			return true;
+		}
+		if (x->plane != y->plane_id || (x->plane == 0 && x->reasons != y->reasons)) {
+			snprintf(msg, size, "layer %" PRIu64 ": expected %s, got %s", id,
+				placement(x->plane, x->reasons, a, sizeof(a)),
+				placement(y->plane_id, y->reasons, b, sizeof(b)));
+			return true;
+		}
+	}
+	if (e->client_target_plane != plan->client_target_plane) {
+		snprintf(msg, size, "client target: expected %s, got %s",
+			e->client_target_plane ? placement(e->client_target_plane, 0, a, sizeof(a)) : "none",
+			plan->client_target_plane ? placement(plan->client_target_plane, 0, b, sizeof(b)) : "none");
+		return true;
+	}
+	return false;
+}
+
+unsigned replay_compare_frame(const struct replay_expect_frame *expected, const struct scene *scene,
+	const struct backend_result *result, enum replay_compare what, char *msg, size_t size)
+{
+	char pixels[128] = "";
+	unsigned differs = REPLAY_SAME;
+
+	if (size) {
+		msg[0] = '\0';
+	}
+	if (!expected) {
+		snprintf(msg, size, "not in the expected results");
+		return REPLAY_DIFFERS_PLAN;
+	}
+	if (what != REPLAY_COMPARE_PIXELS && plan_differs(expected, scene, result->plan, msg, size)) {
+		differs |= REPLAY_DIFFERS_PLAN;
+	}
+	if (what != REPLAY_COMPARE_PLANS && expected->has_checksum && result->has_checksum &&
+		!hwct_hash_equal(&expected->checksum, &result->checksum)) {
+		char x[HWCT_HASH_HEX], y[HWCT_HASH_HEX];
+
+		snprintf(pixels, sizeof(pixels), "checksum: expected %s, got %s",
+			hwct_hash_to_hex(&expected->checksum, x), hwct_hash_to_hex(&result->checksum, y));
+		differs |= REPLAY_DIFFERS_PIXELS;
+	}
+	if (differs == REPLAY_DIFFERS_PIXELS) {
+		snprintf(msg, size, "%s", pixels);
+	} else if (differs == (REPLAY_DIFFERS_PLAN | REPLAY_DIFFERS_PIXELS)) {
+		size_t len = strlen(msg);
+
+		snprintf(msg + len, size - len, "; %s", pixels);
+	}
+	return differs;
+}

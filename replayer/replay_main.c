@@ -1,0 +1,28 @@
+/*
+ * hwc-replay TRACE [target] [options]: replays a trace's display frames
+ * (replay.h; docs/hwc-replay.1.scd).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "replay.h"
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+	struct replay_options opts;
+	int ret = replay_args_parse(&opts, argc, argv, stdout, stderr);
+
+	if (ret < 0) {
+		return fflush(stdout) == 0 ? REPLAY_EXIT_OK : REPLAY_EXIT_FAILED;
+	}
+	if (ret) {
+		return ret;
+	}
+	/* a closed pipe (--results - | head) shows as EPIPE on the results, not a signal */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+	opts.progress = isatty(STDERR_FILENO) == 1;
+	return replay_run(&opts);
+}

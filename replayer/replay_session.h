@@ -1,0 +1,83 @@
+/*
+ * One hwc-replay run, shared by its files: set-up and tear-down
+ * (replay_run.c), the frame loop (replay_loop.c), image dumps and
+ * mismatch pictures (replay_dump.c).
+ */
+#ifndef HWCT_REPLAY_SESSION_H
+#define HWCT_REPLAY_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <hwct/error.h>
+#include <hwct/frame.h>
+#include <hwct/reader.h>
+
+#include "backend.h"
+#include "replay.h"
+#include "replay_env.h"
+#include "replay_expect.h"
+#include "replay_map.h"
+#include "replay_pace.h"
+#include "replay_progress.h"
+#include "replay_results.h"
+#include "replay_scene.h"
+#include "replay_target.h"
+
+#define REPLAY_MAX_TRIOS 16	/* mismatch pictures (-expected/-actual/-diff) written at most */
+#define REPLAY_MESSAGE_MAX 768
+
+struct replay_session {
+	const struct replay_options *opts;
+	struct replay_expect *expect;		/* NULL without --expect */
+	int dump_dir;				/* --dump-images directory fd, -1 none */
+	char *images_dir;			/* its absolute path; owned */
+	struct hwct_reader *reader;
+	const struct hwct_trace_info *info;	/* owned by reader */
+	struct hwct_frame_iter *it;
+	struct replay_recording recording;
+	struct replay_host host;
+	struct compositor *compositor;		/* NULL with --no-pixels */
+	struct planner_options planner_options;
+	struct replay_target target;
+	bool target_open;
+	enum replay_timing timing;		/* resolved */
+	struct replay_results results;
+	struct replay_scene *scenes;
+
+	/* the loop's */
+	struct replay_map header_map;		/* mapping of the first frame, in the header */
+	bool has_header_map;
+	struct replay_map map;			/* of the current recorded mode */
+	uint64_t range_total;			/* frame positions in the range (one play) */
+	struct replay_pace pace;
+	struct replay_progress progress;
+	struct replay_totals totals;
+	struct replay_outcome outcome;
+	char first_difference[REPLAY_MESSAGE_MAX];
+	char error[REPLAY_MESSAGE_MAX];
+	unsigned trios;
+	bool noted_missing;
+};
+
+/* Writes the results header unless written already (map: that of the first frame, or none). */
+void replay_session_header(struct replay_session *s);
+
+/* Plays the range opts->loops times. Returns an enum replay_exit (OK when every frame was replayed). */
+int replay_session_loop(struct replay_session *s);
+
+/*
+ * Writes frame's output picture as frame-NNNNNN.png into the dump
+ * directory. Returns 0 or -errno; *name receives the file name.
+ */
+int replay_dump_frame(struct replay_session *s, uint64_t frame, const struct comp_target *img, char name[65]);
+
+/*
+ * For a checksum mismatch: reads the expected picture when the expected
+ * results name one, and writes frame-NNNNNN-expected/-actual/-diff.png.
+ * Problems are notes, never errors.
+ */
+void replay_dump_mismatch(struct replay_session *s, const struct replay_expect_frame *expected,
+	const struct comp_target *actual);
+
+#endif

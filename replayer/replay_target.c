@@ -1,0 +1,167 @@
+/* The target table and the default target (replay_target.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "board.h"
+#include "replay_target.h"
+
+#define PROFILE_SEARCH_BUDGET_NS 1000000000	/* 1 s per frame */
+
+static void profile_finish(struct replay_target *t)
+{
+	board_destroy(t->priv);
+}
+
+/*
+ * --profile BOARD.json: the planner on a drm_info dump, output by the
+ * compositor. The search planner's time budget is PROFILE_SEARCH_BUDGET_NS
+ * here, not libliftoff's millisecond: the profile's simulated check is
+ * instant, and plans must not depend on how fast (or how loaded) the
+ * machine replaying them is (--expect compares them); the budget is only
+ * there to end pathological searches.
+ */
+static int profile_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
+	struct hwct_error *err)
+{
+	struct board *board = board_from_drm_info_json(arg, NULL, err);
+	struct planner_options opts = *cfg->planner_options;
+
+	if (!board) {
+		return err && err->code ? err->code : -EINVAL;
+	}
+	opts.budget_ns = PROFILE_SEARCH_BUDGET_NS;
+	t->backend = backend_profile_create(board, cfg->planner, &opts, cfg->compositor);
+	if (!t->backend) {
+		board_destroy(board);
+		return hwct_error_set(err, -ENOMEM, arg, UINT64_MAX, "out of memory");
+	}
+	t->priv = board;
+	t->finish = profile_finish;
+	t->board = board;
+	t->width = board->width;
+	t->height = board->height;
+	t->default_timing = REPLAY_TIMING_FAST;
+	return 0;
+}
+
+/*
+ * One entry per kind. kms (backend_kms_create), hwc2 (backend_hwc2_create)
+ * and vm have no open function until their backends exist in this build.
+ */
+static const struct replay_target_impl targets[] = {
+	{ REPLAY_TARGET_PROFILE, "profile", "--profile", profile_open },
+	{ REPLAY_TARGET_DEVICE, "kms", "--device", NULL },
+	{ REPLAY_TARGET_HWC2, "hwc2", "--hwc2", NULL },
+	{ REPLAY_TARGET_VM, "vm", "--vm", NULL },
+};
+
+const struct replay_target_impl *replay_target_impl_at(size_t i)
+{
+	return i < sizeof(targets) / sizeof(targets[0]) ? &targets[i] : NULL;
+}
+
+const struct replay_target_impl *replay_target_impl_find(enum replay_target_kind kind)
+{
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		if (targets[i].kind == kind) {
+			return &targets[i];
+		}
+	}
+	return NULL;
+}
+
+/* "cardN" with N decimal: N, else -1. */
+static long card_number(const char *name)
+{
+	char *end;
+	long n;
+
+	if (strncmp(name, "card", 4) != 0 || name[4] < '0' || name[4] > '9') {
+		return -1;
+	}
+	n = strtol(name + 4, &end, 10);
+	return *end ? -1 : n;
+}
+
+enum replay_target_kind replay_target_default(enum replay_target_kind kind, const char **arg)
+{
+	static char path[64];
+	long best = -1;
+	struct dirent *e;
+	DIR *dir;
+
+	if (kind != REPLAY_TARGET_DEFAULT) {
+		return kind;
+	}
+	dir = opendir("/dev/dri");
+	while (dir && (e = readdir(dir))) {
+		long n = card_number(e->d_name);
+		char candidate[64];
+		int fd;
+
+		if (n < 0 || (best >= 0 && n >= best)) {
+			continue;
+		}
+		snprintf(candidate, sizeof(candidate), "/dev/dri/card%ld", n);
+		fd = open(candidate, O_RDWR | O_CLOEXEC | O_NOCTTY);
+		if (fd >= 0) {
+			close(fd);
+			best = n;
+			memcpy(path, candidate, sizeof(path));
+		}
+	}
+	if (dir) {
+		closedir(dir);
+	}
+	if (best >= 0) {
+		*arg = path;
+		return REPLAY_TARGET_DEVICE;
+	}
+	*arg = NULL;
+	return REPLAY_TARGET_VM;
+}
+
+int replay_target_open(struct replay_target *t, enum replay_target_kind kind, const char *arg,
+	const struct replay_target_config *cfg, struct hwct_error *err)
+{
+	const struct replay_target_impl *impl = replay_target_impl_find(kind);
+	int ret;
+
+	*t = (struct replay_target){ .name = impl ? impl->name : "?" };
+	if (!impl || !impl->open) {
+		if (err) {
+			err->code = -ENOTSUP;
+			err->offset = UINT64_MAX;
+			snprintf(err->message, sizeof(err->message),
+				"target %s (%s%s%s) is not available in this build", t->name, impl ? impl->option : "?",
+				arg ? " " : "", arg ? arg : "");
+		}
+		return -ENOTSUP;
+	}
+	if (arg) {
+		t->arg = strdup(arg);
+		if (!t->arg) {
+			return hwct_error_set(err, -ENOMEM, impl->name, UINT64_MAX, "out of memory");
+		}
+	}
+	ret = impl->open(t, arg, cfg, err);
+	if (ret < 0) {
+		replay_target_close(t);
+	}
+	return ret;
+}
+
+void replay_target_close(struct replay_target *t)
+{
+	backend_destroy(t->backend);
+	if (t->finish) {
+		t->finish(t);
+	}
+	free(t->arg);
+	*t = (struct replay_target){ 0 };
+}

@@ -1,0 +1,101 @@
+/* Totals over the replayed frames (replay_results.h). */
+#include <hardware/hwcomposer2.h>
+
+#include "replay_results.h"
+
+/* The recorded decision of a layer: 1 on the device, 0 client, -1 unknown. */
+static int recorded_on_device(int32_t final)
+{
+	switch (final) {
+	case HWC2_COMPOSITION_CLIENT:
+		return 0;
+	case HWC2_COMPOSITION_DEVICE:
+	case HWC2_COMPOSITION_SOLID_COLOR:
+	case HWC2_COMPOSITION_CURSOR:
+	case HWC2_COMPOSITION_SIDEBAND:
+	case HWC2_COMPOSITION_DISPLAY_DECORATION:
+		return 1;
+	default:
+		return -1;
+	}
+}
+
+void replay_totals_add(struct replay_totals *t, const struct replay_frame_report *fr)
+{
+	const struct plan *plan = fr->result->plan;
+	const struct hwct_frame *f = fr->frame;
+	bool agreeing = true;
+
+	t->frames++;
+	t->efficiency_sum += fr->result->efficiency;
+	t->layers += f->layer_count;
+	t->missing_layers += fr->missing_count;
+	if (!plan) {
+		return;
+	}
+	t->client_frames += plan->needs_client_target;
+	for (size_t i = 0; i < plan->layer_count; i++) {
+		for (uint32_t b = 0; b < 32; b++) {
+			t->reasons[b] += (plan->layers[i].reasons >> b) & 1;
+		}
+	}
+	for (size_t i = 0; i < f->layer_count && i < plan->layer_count; i++) {
+		int recorded = f->validated ? recorded_on_device(f->layers[i].final) : -1;
+		int planned = plan->layers[i].plane_id != 0;
+
+		if (recorded < 0) {
+			continue;
+		}
+		t->recorded_layers++;
+		if (recorded == planned) {
+			t->agree++;
+		} else {
+			agreeing = false;
+			t->device_to_client += recorded && !planned;
+			t->client_to_device += !recorded && planned;
+		}
+	}
+	t->frames_agreeing += agreeing;
+}
+
+void replay_totals_write(const struct replay_totals *t, struct rjson *j)
+{
+	rjson_object_begin(j, "totals");
+	rjson_uint(j, "frames", t->frames);
+	if (t->frames) {
+		rjson_double(j, "mean_efficiency", t->efficiency_sum / (double)t->frames);
+	} else {
+		rjson_null(j, "mean_efficiency");
+	}
+	rjson_uint(j, "client_composition_frames", t->client_frames);
+	rjson_uint(j, "layers", t->layers);
+	rjson_uint(j, "missing_content_layers", t->missing_layers);
+	rjson_object_begin(j, "reasons");
+	for (uint32_t b = 0; b < 32; b++) {
+		const char *name = plan_reason_name(1u << b);
+
+		if (name) {
+			rjson_uint(j, name, t->reasons[b]);
+		}
+	}
+	rjson_object_end(j);
+	rjson_object_begin(j, "recorded_agreement");
+	rjson_uint(j, "layers", t->recorded_layers);
+	rjson_uint(j, "agree", t->agree);
+	if (t->recorded_layers) {
+		rjson_double(j, "ratio", (double)t->agree / (double)t->recorded_layers);
+	} else {
+		rjson_null(j, "ratio");
+	}
+	rjson_uint(j, "device_to_client", t->device_to_client);
+	rjson_uint(j, "client_to_device", t->client_to_device);
+	rjson_uint(j, "frames_agreeing", t->frames_agreeing);
+	rjson_object_end(j);
+	rjson_uint(j, "wall_ns", (uint64_t)(t->wall_ns > 0 ? t->wall_ns : 0));
+	if (t->wall_ns > 0) {
+		rjson_double(j, "fps", (double)t->frames * 1e9 / (double)t->wall_ns);
+	} else {
+		rjson_null(j, "fps");
+	}
+	rjson_object_end(j);
+}

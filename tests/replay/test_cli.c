@@ -1,0 +1,171 @@
+/*
+ * The command line (help, version, usage errors), the targets without a
+ * backend in this build, and the known-good results reader against
+ * hostile files.
+ */
+#include <string.h>
+
+#include "replay_expect.h"
+#include "replay_gen.h"
+#include "tests.h"
+
+#define TRACE "@trace"	/* replaced by a generated trace */
+#define BOARD "@board"	/* replaced by the overlays board */
+
+int test_cli_usage(const struct fixture *fx)
+{
+	static const struct {
+		const char *name;
+		const char *args[8];
+		int status;
+		const char *out;	/* stdout must contain it, NULL: anything */
+		const char *err;	/* stderr must contain it, NULL: must be empty */
+	} cases[] = {
+		{ "help", { "--help", NULL }, 0, "--profile BOARD.json", NULL },
+		{ "help-short", { "-h", NULL }, 0, "exit status", NULL },
+		{ "version", { "--version", NULL }, 0, "hwc-replay ", NULL },
+		{ "no-trace", { "--profile", BOARD, NULL }, 2, NULL, "no trace file" },
+		{ "two-traces", { TRACE, TRACE, NULL }, 2, NULL, "too many arguments" },
+		{ "unknown-option", { TRACE, "--frobnicate", NULL }, 2, NULL, "unknown option --frobnicate" },
+		{ "missing-value", { TRACE, "--profile", NULL }, 2, NULL, "--profile needs a value" },
+		{ "flag-value", { TRACE, "--quiet=yes", NULL }, 2, NULL, "takes no value" },
+		{ "two-targets", { TRACE, "--profile", BOARD, "--vm", NULL }, 2, NULL, "only one target" },
+		{ "bad-planner", { TRACE, "--planner", "greedy", NULL }, 2, NULL, "unknown planner" },
+		{ "bad-compositor", { TRACE, "--compositor", "vulkan", NULL }, 2, NULL, "unknown compositor" },
+		{ "bad-range", { TRACE, "--frames", "9-3", NULL }, 2, NULL, "--frames" },
+		{ "bad-range-text", { TRACE, "--frames", "x-", NULL }, 2, NULL, "--frames" },
+		{ "bad-range-dash", { TRACE, "--frames", "-", NULL }, 2, NULL, "--frames" },
+		{ "bad-loop", { TRACE, "--loop", "0", NULL }, 2, NULL, "--loop" },
+		{ "bad-timing", { TRACE, "--timing", "slow", NULL }, 2, NULL, "--timing" },
+		{ "bad-compare", { TRACE, "--compare", "colours", NULL }, 2, NULL, "--compare" },
+		{ "bad-map", { TRACE, "--mode-map", "crop", NULL }, 2, NULL, "--mode-map" },
+		{ "bad-display", { TRACE, "--display", "-1", NULL }, 2, NULL, "--display" },
+		{ "pixels-without-pixels", { TRACE, "--compare", "pixels", "--no-pixels", NULL }, 2, NULL,
+			"--no-pixels" },
+		{ "past-the-end", { TRACE, "--profile", BOARD, "--frames", "50-", NULL }, 2, NULL, "has 4 frames" },
+		{ "bad-expect", { TRACE, "--profile", BOARD, "--expect", "/nonexistent.json", NULL }, 2, NULL,
+			"/nonexistent.json" },
+		{ "options-first", { "--profile", BOARD, "--quiet", "--frames=1-2", TRACE, NULL }, 0, NULL, NULL },
+		{ "no-display-frames", { TRACE, "--profile", BOARD, "--quiet", "--display", "7", NULL }, 0, NULL,
+			NULL },
+	};
+	const char *trace = test_generated_trace("gen.zst", 2, 4, GEN_NONE);
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const char *args[8];
+		struct test_run run;
+
+		for (size_t i = 0; i < 8; i++) {
+			const char *a = cases[c].args[i];
+
+			args[i] = a && strcmp(a, TRACE) == 0 ? trace : a && strcmp(a, BOARD) == 0 ? fx->overlays : a;
+		}
+		test_replay(fx, &run, args);
+		CHECK_MSG(run.status == cases[c].status, "%s: status %d, expected %d", cases[c].name, run.status,
+			cases[c].status);
+		CHECK_MSG(!cases[c].out || test_contains(run.out, cases[c].out), "%s: stdout lacks '%s'", cases[c].name,
+			cases[c].out);
+		CHECK_MSG(cases[c].err ? test_contains(run.err, cases[c].err) : run.err[0] == 0, "%s: stderr '%s'",
+			cases[c].name, run.err);
+		test_run_finish(&run);
+	}
+	return 0;
+}
+
+/* The targets whose backends this build lacks: exit 4 and "not available in this build", never a pretence. */
+int test_targets(const struct fixture *fx)
+{
+	const char *trace = test_generated_trace("gen.zst", 2, 2, GEN_NONE);
+	const char *version[] = { "--version", NULL };
+	const char *none[] = { trace, NULL };
+	struct test_run run;
+	bool kms;
+
+	test_replay(fx, &run, version);
+	CHECK(run.status == 0);
+	kms = test_contains(run.out, " kms");
+	test_run_finish(&run);
+	if (kms) {
+		fprintf(stderr, "the kms target is built: its own tests cover the default target\n");
+		return TEST_SKIP;
+	}
+	test_replay(fx, &run, none);
+	CHECK(run.status == 4 && test_line_count(run.err) == 1);
+	CHECK(test_contains(run.err, "is not available in this build") && test_contains(run.err, "default target"));
+	test_run_finish(&run);
+	return 0;
+}
+
+/* Hostile known-good results: a clean error naming the file and the JSON path, never a crash. */
+int test_results_reader(const struct fixture *fx)
+{
+	static const struct {
+		const char *json;
+		const char *err;	/* NULL: loads */
+	} cases[] = {
+		{ "{\"results_version\": 1, \"frames\": []}", NULL },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 3, \"plan\": [{\"layer\": 18446744073709551615, "
+			"\"plane\": null, \"reasons\": [\"format\", \"no-plane\"]}], \"client_target_plane\": 31, "
+			"\"checksum\": \"00112233445566778899aabbccddeeff\", \"image\": \"frame-000003.png\"}]}",
+			NULL },
+		{ "", "t.json: offset 0: JSON: truncated" },
+		{ "[]", "t.json: (top level): expected an object, found array" },
+		{ "{\"frames\": []}", "t.json: results_version: missing" },
+		{ "{\"results_version\": 2, \"frames\": []}", "t.json: results_version: version 2" },
+		{ "{\"results_version\": 1}", "t.json: frames: expected an array, found null" },
+		{ "{\"results_version\": 1, \"frames\": [7]}", "t.json: frames[0]: expected an object, found int" },
+		{ "{\"results_version\": 1, \"frames\": [{}]}", "t.json: frames[0].frame: missing" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": -1}]}",
+			"t.json: frames[0].frame: -1 is negative" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1.5}]}", "frames[0].frame: expected an integer" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"checksum\": \"xyz\"}]}",
+			"frames[0].checksum: not 32 hex digits" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": {}}]}",
+			"frames[0].plan: expected an array or null, found object" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": [{\"layer\": 1, \"plane\": \"31\", "
+			"\"reasons\": []}]}]}", "frames[0].plan[0].plane: expected an integer or null, found string" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": [{\"layer\": 1, "
+			"\"plane\": 4294967296, \"reasons\": []}]}]}",
+			"frames[0].plan[0].plane: 4294967296 is out of range" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": [{\"layer\": 1, \"reasons\": "
+			"[\"teleport\"]}]}]}", "frames[0].plan[0].reasons[0]: unknown reason \"teleport\"" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": [{\"layer\": 1}]}]}",
+			"frames[0].plan[0].reasons: expected an array" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"image\": \"../../etc/passwd\"}]}",
+			"frames[0].image: \"../../etc/passwd\" is not an image name" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"image\": \"frame-1/x.png\"}]}",
+			"frames[0].image" },
+		{ "{\"results_version\": 1, \"images_dir\": 5, \"frames\": []}",
+			"t.json: images_dir: expected a string" },
+		{ "{\"results_version\": 1, \"frames\": []} x", "t.json: offset 3" },
+		{ "{\"results_version\": 1, \"frames\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+			"[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"
+			"]]]]]]]}",
+			"t.json: offset" },
+	};
+
+	(void)fx;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct hwct_error err;
+		struct replay_expect *e = replay_expect_load_buffer(cases[c].json, strlen(cases[c].json), "t.json",
+			&err);
+
+		if (!cases[c].err) {
+			CHECK_MSG(e, "case %zu: %s", c, err.message);
+		} else {
+			CHECK_MSG(!e, "case %zu loaded", c);
+			CHECK_MSG(test_contains(err.message, cases[c].err), "case %zu: '%s' lacks '%s'", c, err.message,
+				cases[c].err);
+		}
+		if (c == 1) {
+			const struct replay_expect_frame *f = replay_expect_find(e, 3);
+
+			CHECK(f && f->has_plan && f->layer_count == 1 && f->client_target_plane == 31);
+			CHECK(f->has_checksum);
+			CHECK(f->layers[0].id == UINT64_MAX && f->layers[0].plane == 0 && f->layers[0].reasons != 0);
+			CHECK(strcmp(f->image, "frame-000003.png") == 0 && !replay_expect_find(e, 2));
+		}
+		replay_expect_destroy(e);
+	}
+	return 0;
+}
