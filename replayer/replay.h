@@ -98,6 +98,13 @@ int replay_run(const struct replay_options *opts);
 /* Prints "hwc-replay: error: ..." on stderr (stdout flushed first). */
 void replay_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * --vm (replay_vm.c): runs this program inside the project's vkms VM with
+ * --device /dev/dri/card0 and the same options, the results file carried
+ * back on the guest's standard output. Returns the exit status.
+ */
+int replay_vm_exec(const struct replay_options *o, int argc, char **argv);
+
 /* Prints "hwc-replay: ..." on stderr unless quiet. */
 void replay_note(bool quiet, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

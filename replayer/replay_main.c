@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "replay.h"
+#include "replay_target.h"
 
 int main(int argc, char **argv)
 {
@@ -24,5 +25,8 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGPIPE, &sa, NULL);
 	opts.progress = isatty(STDERR_FILENO) == 1;
+	if (replay_target_default(opts.target, &opts.target_arg) == REPLAY_TARGET_VM) {
+		return replay_vm_exec(&opts, argc, argv);
+	}
 	return replay_run(&opts);
 }

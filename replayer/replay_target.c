@@ -55,7 +55,11 @@ static int profile_open(struct replay_target *t, const char *arg, const struct r
  */
 static const struct replay_target_impl targets[] = {
 	{ REPLAY_TARGET_PROFILE, "profile", "--profile", profile_open },
+#if HWCT_HAVE_KMS
+	{ REPLAY_TARGET_DEVICE, "kms", "--device", replay_target_kms_open },
+#else
 	{ REPLAY_TARGET_DEVICE, "kms", "--device", NULL },
+#endif
 	{ REPLAY_TARGET_HWC2, "hwc2", "--hwc2", NULL },
 	{ REPLAY_TARGET_VM, "vm", "--vm", NULL },
 };

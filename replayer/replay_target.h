@@ -72,6 +72,10 @@ enum replay_target_kind replay_target_default(enum replay_target_kind kind, cons
 int replay_target_open(struct replay_target *t, enum replay_target_kind kind, const char *arg,
 	const struct replay_target_config *cfg, struct hwct_error *err);
 
+/* The --device target's open function (replay_target_kms.c); only with HWCT_HAVE_KMS. */
+int replay_target_kms_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
+	struct hwct_error *err);
+
 /* Destroys the backend and what the target opened. t may be zeroed. */
 void replay_target_close(struct replay_target *t);
 

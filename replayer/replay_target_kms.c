@@ -1,0 +1,58 @@
+/*
+ * --device /dev/dri/cardN: the kms backend on a real atomic-KMS device
+ * (backend_kms.h). The planner tests with TEST_ONLY commits, client layers
+ * are composed by the chosen compositor (pixman when --no-pixels asked for
+ * none: a device shows every frame), frames are read back through the
+ * writeback connector when the driver has one.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "backend_kms.h"
+#include "compositor.h"
+#include "replay_target.h"
+
+/* Budget of the search planner per frame: TEST_ONLY commits are slow under emulation. */
+#define KMS_SEARCH_BUDGET_NS 200000000
+
+static void kms_finish(struct replay_target *t)
+{
+	compositor_destroy(t->priv);
+}
+
+int replay_target_kms_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
+	struct hwct_error *err)
+{
+	struct planner_options opts = *cfg->planner_options;
+	struct backend_kms_options ko = {
+		.path = arg,
+		.planner = cfg->planner,
+		.planner_opts = &opts,
+		.compositor = cfg->compositor,
+		.readback = true,
+	};
+	uint32_t w, h;
+
+	if (!ko.compositor) {
+		t->priv = compositor_create("pixman");
+		if (!t->priv) {
+			return hwct_error_set(err, -errno, "pixman", UINT64_MAX, "cannot create the compositor");
+		}
+		t->finish = kms_finish;
+		ko.compositor = t->priv;
+	}
+	if (opts.budget_ns == 0) {
+		opts.budget_ns = KMS_SEARCH_BUDGET_NS;
+	}
+	t->backend = backend_kms_create(&ko, err);
+	if (!t->backend) {
+		return err && err->code ? err->code : -ENODEV;
+	}
+	t->board = backend_kms_board(t->backend);
+	w = t->board->width;
+	h = t->board->height;
+	t->width = w;
+	t->height = h;
+	t->default_timing = REPLAY_TIMING_VSYNC;
+	return 0;
+}

@@ -1,0 +1,119 @@
+/*
+ * --vm: hwc-replay runs itself inside the project's vkms VM (tests/vm/vm-run,
+ * docs/vm-tests.md) as `--device /dev/dri/card0`. The guest sees the host's
+ * files read-only and returns only its output and exit status, so the
+ * results file travels back on the guest's standard output; --dump-images
+ * cannot (refused).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "replay.h"
+
+#ifndef HWCT_VM_RUN
+#define HWCT_VM_RUN ""
+#endif
+#ifndef HWCT_VM_CACHE
+#define HWCT_VM_CACHE ""
+#endif
+
+static const char *setting(const char *env, const char *built)
+{
+	const char *v = getenv(env);
+
+	return v && *v ? v : built;
+}
+
+/* Options whose value follows them and that the guest must not see. */
+static bool drops_value(const char *arg)
+{
+	return strcmp(arg, "--results") == 0;
+}
+
+int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
+{
+	const char *vm_run = setting("HWCT_VM_RUN", HWCT_VM_RUN);
+	const char *cache = setting("HWCT_VM_CACHE", HWCT_VM_CACHE);
+	char self[PATH_MAX], cwd[PATH_MAX];
+	char **args = calloc((size_t)argc + 16, sizeof(*args));
+	size_t n = 0;
+	int out = STDOUT_FILENO, status;
+	pid_t pid;
+	ssize_t len;
+
+	if (!args) {
+		replay_error("out of memory");
+		return REPLAY_EXIT_FAILED;
+	}
+	if (o->dump_images) {
+		replay_error("--dump-images cannot be used with --vm: the VM returns no files (use --device inside it)");
+		free(args);
+		return REPLAY_EXIT_USAGE;
+	}
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (!*vm_run || access(vm_run, X_OK) != 0 || len <= 0 || !getcwd(cwd, sizeof(cwd))) {
+		replay_error("target vm is not available: no VM harness (%s); set HWCT_VM_RUN to tests/vm/vm-run",
+			*vm_run ? vm_run : "not built with one");
+		free(args);
+		return o->expect ? REPLAY_EXIT_UNTESTABLE : REPLAY_EXIT_TARGET;
+	}
+	self[len] = '\0';
+	args[n++] = (char *)vm_run;
+	if (*cache) {
+		args[n++] = "--cache";
+		args[n++] = (char *)cache;
+	}
+	args[n++] = "--cwd";
+	args[n++] = cwd;
+	args[n++] = "--";
+	args[n++] = self;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--vm") == 0) {
+			continue;
+		}
+		if (drops_value(argv[i]) && i + 1 < argc) {
+			i++;
+			continue;
+		}
+		args[n++] = argv[i];
+	}
+	args[n++] = "--device";
+	args[n++] = "/dev/dri/card0";
+	if (o->results) {
+		args[n++] = "--results";
+		args[n++] = "-";
+		if (strcmp(o->results, "-") != 0) {
+			out = open(o->results, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			if (out < 0) {
+				replay_error("%s: cannot write: %s", o->results, strerror(errno));
+				free(args);
+				return REPLAY_EXIT_FAILED;
+			}
+		}
+	}
+	args[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		if (out != STDOUT_FILENO) {
+			dup2(out, STDOUT_FILENO);
+		}
+		execv(vm_run, args);
+		_exit(127);
+	}
+	free(args);
+	if (out != STDOUT_FILENO) {
+		close(out);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+		replay_error("cannot run %s: %s", vm_run, strerror(errno));
+		return REPLAY_EXIT_FAILED;
+	}
+	return WIFEXITED(status) ? WEXITSTATUS(status) : REPLAY_EXIT_FAILED;
+}
