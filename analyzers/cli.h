@@ -33,6 +33,11 @@ struct cli_command {
 extern const struct cli_command cmd_info;
 extern const struct cli_command cmd_dump;
 extern const struct cli_command cmd_repair;
+extern const struct cli_command cmd_stats;
+extern const struct cli_command cmd_diff;
+extern const struct cli_command cmd_export;
+extern const struct cli_command cmd_extract;
+extern const struct cli_command cmd_trim;
 
 /* An option a command accepts. */
 struct cli_option {

@@ -13,6 +13,11 @@ static const struct cli_command *const commands[] = {
 	&cmd_info,
 	&cmd_dump,
 	&cmd_repair,
+	&cmd_stats,
+	&cmd_diff,
+	&cmd_export,
+	&cmd_extract,
+	&cmd_trim,
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

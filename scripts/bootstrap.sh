@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The README's first command: installs what is missing (Debian 12), builds
-# hwctrace into build/, and runs the main job on a bundled reference trace.
+# hwctrace into build/, and runs the main job on a bundled reference trace:
+# what the trace holds, then a replay on a real KMS driver (the first
+# /dev/dri/card* that opens, else vkms in the project's qemu VM) with a short
+# per-frame plan summary and the frames' checksums.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -15,3 +18,17 @@ build/analyzers/hwc-trace info "$trace"
 echo
 echo "== hwc-trace dump $trace --frames 0-1 (first lines)"
 build/analyzers/hwc-trace dump "$trace" --frames 0-1 | head -n 40
+
+results=build/bootstrap-results.json
+echo
+echo "== hwc-replay $trace --frames 0-4 (a KMS device, else vkms in the VM)"
+build/replayer/hwc-replay "$trace" --frames 0-4 --results "$results"
+python3 - "$results" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("target %s, planner %s" % (r.get("target"), r.get("planner")))
+for f in r["frames"]:
+    plan = " ".join("%s:%s" % (l["layer"], l["plane"] if l["plane"] is not None else
+                                "client(" + ",".join(l["reasons"]) + ")") for l in f["plan"])
+    print("frame %-3d %s  checksum %s (%s)" % (f["frame"], plan, f.get("checksum"), f.get("checksum_source")))
+PY

@@ -54,6 +54,21 @@ struct hwct_writer *hwct_writer_create_fd(int fd, const struct hwct_writer_optio
  */
 int hwct_writer_write(struct hwct_writer *w, const Hwct__Record *rec);
 
+/*
+ * Applies rec to the state the writer snapshots into its Keyframes, without
+ * writing rec: for a trace that starts where another one is cut (`hwc-trace
+ * trim` seeds the Keyframe before the cut and the records up to it, so the
+ * first Keyframe written holds the state at the cut). Any record kind,
+ * Keyframe included; rec stays the caller's. The frame counters restart
+ * after each call: the trace written numbers its display frames (FrameEnd
+ * frame and display_frame) from 0 again. Call sequence numbers and fence
+ * ids carry on from the seeded records.
+ *
+ * Only before the first hwct_writer_write(). Returns 0, -EBUSY once a
+ * record was written, -EINVAL for a record without a kind, or -ENOMEM.
+ */
+int hwct_writer_seed(struct hwct_writer *w, const Hwct__Record *rec);
+
 struct hwct_rect {
 	int32_t left, top, right, bottom;
 };

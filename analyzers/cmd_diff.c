@@ -1,0 +1,252 @@
+/*
+ * hwc-trace diff: what differs between two traces (frame models) or two
+ * hwc-replay results files, and how a replay's plans agree with the
+ * decisions recorded in the trace it replayed. The inputs are told apart by
+ * content: a trace starts with the hwctrace header frame, results with a
+ * JSON object. Exit status as diff(1): 0 equal, 1 different, 2 error.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwct/format.h>
+
+#include "cli.h"
+#include "diff.h"
+#include "hwct_config.h"
+
+enum {
+	OPT_JSON = 256,
+	OPT_TIMING,
+	OPT_AGAINST_RECORDED,
+	OPT_VERBOSE,
+};
+
+static const struct cli_option options[] = {
+	{ "json", 0, false, OPT_JSON },
+	{ "timing-threshold", 0, true, OPT_TIMING },
+	{ "against-recorded", 0, false, OPT_AGAINST_RECORDED },
+	{ "verbose", 'v', false, OPT_VERBOSE },
+	{ NULL, 0, false, 0 },
+};
+
+enum input_kind {
+	INPUT_TRACE,
+	INPUT_RESULTS,
+};
+
+/* What a file is, from its first bytes. Returns 0, or -errno after a message. */
+static int detect(const char *path, enum input_kind *kind)
+{
+	unsigned char head[4];
+	FILE *f = fopen(path, "rb");
+	int c;
+
+	if (!f) {
+		int code = -errno;
+
+		cli_error("%s: %s", path, strerror(-code));
+		return code;
+	}
+	if (fread(head, 1, sizeof(head), f) == sizeof(head) &&
+		((uint32_t)head[0] | (uint32_t)head[1] << 8 | (uint32_t)head[2] << 16 | (uint32_t)head[3] << 24) ==
+		HWCT_MAGIC_HEADER) {
+		fclose(f);
+		*kind = INPUT_TRACE;
+		return 0;
+	}
+	rewind(f);
+	while ((c = fgetc(f)) == ' ' || c == '\t' || c == '\r' || c == '\n') {
+	}
+	fclose(f);
+	if (c == '{') {
+		*kind = INPUT_RESULTS;
+		return 0;
+	}
+	cli_error("%s: offset 0: neither an hwctrace trace (header frame magic) nor hwc-replay results (a JSON "
+		"object)", path);
+	return -EINVAL;
+}
+
+static int finish_report(struct diff_report *r, bool json)
+{
+	int ret = DIFF_EXIT_ERROR;
+
+	if (r->out_of_memory) {
+		cli_error("out of memory");
+	} else {
+#if HWCT_HAVE_JSON
+		if (json && diff_report_print_json(stdout, r) < 0) {
+			cli_error("out of memory");
+			diff_report_finish(r);
+			return DIFF_EXIT_ERROR;
+		}
+#endif
+		if (!json) {
+			diff_report_print_text(stdout, r);
+		}
+		ret = diff_report_differs(r) ? DIFF_EXIT_DIFFERENT : DIFF_EXIT_EQUAL;
+	}
+	diff_report_finish(r);
+	return ret;
+}
+
+static int diff_two_traces(const char *a, const char *b, bool json)
+{
+	struct diff_report r = { .a = a, .b = b };
+	struct hwct_error err;
+
+	if (diff_traces(a, b, &r, &err) < 0) {
+		cli_error("%s", err.message);
+		diff_report_finish(&r);
+		return DIFF_EXIT_ERROR;
+	}
+	return finish_report(&r, json);
+}
+
+#if HWCT_HAVE_JSON
+static struct diff_results *load(const char *path)
+{
+	char msg[600];
+	struct diff_results *res = diff_results_load(path, msg, sizeof(msg));
+
+	if (!res) {
+		cli_error("%s", msg);
+	}
+	return res;
+}
+
+static int diff_two_results(const char *a, const char *b, double threshold, bool json)
+{
+	struct diff_results *ra = load(a), *rb = ra ? load(b) : NULL;
+	struct diff_report r = { .a = a, .b = b };
+	int ret = DIFF_EXIT_ERROR;
+
+	if (rb) {
+		ret = diff_results_compare(ra, rb, threshold, &r) < 0 ? (cli_error("out of memory"), DIFF_EXIT_ERROR) :
+			finish_report(&r, json);
+	}
+	diff_report_finish(&r);
+	diff_results_destroy(ra);
+	diff_results_destroy(rb);
+	return ret;
+}
+
+static int agreement(const char *trace, const char *results, bool json, bool verbose)
+{
+	struct diff_results *res = load(results);
+	int ret = res ? diff_agreement(stdout, trace, results, res, json, verbose) : DIFF_EXIT_ERROR;
+
+	diff_results_destroy(res);
+	return ret;
+}
+#endif
+
+static int run_diff(const struct cli_command *cmd, char **files, size_t count, bool against_recorded,
+	double threshold, bool json, bool verbose)
+{
+	enum input_kind kinds[2];
+
+	for (size_t i = 0; i < count; i++) {
+		if (detect(files[i], &kinds[i]) < 0) {
+			return DIFF_EXIT_ERROR;
+		}
+	}
+	if (against_recorded && kinds[0] != INPUT_RESULTS) {
+		return cli_usage_error(cmd, "--against-recorded takes one results file; %s is a trace", files[0]);
+	}
+	if (!against_recorded && kinds[0] == INPUT_TRACE && kinds[1] == INPUT_TRACE) {
+		return diff_two_traces(files[0], files[1], json);
+	}
+#if HWCT_HAVE_JSON
+	if (against_recorded) {
+		return agreement(NULL, files[0], json, verbose);
+	}
+	if (kinds[0] == INPUT_RESULTS && kinds[1] == INPUT_RESULTS) {
+		return diff_two_results(files[0], files[1], threshold, json);
+	}
+	/* a trace and results: the agreement of the replay with the recording */
+	return kinds[0] == INPUT_TRACE ? agreement(files[0], files[1], json, verbose) :
+		agreement(files[1], files[0], json, verbose);
+#else
+	(void)threshold;
+	(void)verbose;
+	cli_error("diff: reading hwc-replay results needs json-c (%s was built without it)", CLI_PROGRAM);
+	return DIFF_EXIT_ERROR;
+#endif
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct cli_parser p;
+	bool json = false, against_recorded = false, verbose = false;
+	double threshold = -1.0;
+	char *end;
+	int key, ret = DIFF_EXIT_ERROR;
+
+	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
+		cli_error("out of memory");
+		return DIFF_EXIT_ERROR;
+	}
+	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
+		switch (key) {
+		case CLI_KEY_HELP:
+			cli_print_command_help(stdout, cmd);
+			cli_parse_finish(&p);
+			return CLI_EXIT_OK;
+		case OPT_JSON:
+			json = true;
+			break;
+		case OPT_AGAINST_RECORDED:
+			against_recorded = true;
+			break;
+		case OPT_VERBOSE:
+			verbose = true;
+			break;
+		case OPT_TIMING:
+			errno = 0;
+			threshold = strtod(p.arg, &end);
+			if (errno || end == p.arg || *end || !(threshold >= 0.0)) {
+				cli_usage_error(cmd, "bad --timing-threshold '%s' (a percentage, 0 or more)", p.arg);
+				goto out;
+			}
+			break;
+		default:
+			break;
+		}
+	}
+	if (key < 0) {
+		goto out;
+	}
+	if (p.positional_count != (against_recorded ? 1u : 2u)) {
+		cli_usage_error(cmd, against_recorded ? "--against-recorded takes one results file" :
+			p.positional_count < 2 ? "two files are needed" : "too many arguments");
+		goto out;
+	}
+	if (json && !HWCT_HAVE_JSON) {
+		cli_no_json(cmd);
+		goto out;
+	}
+	ret = run_diff(cmd, p.positional, p.positional_count, against_recorded, threshold, json, verbose);
+out:
+	cli_parse_finish(&p);
+	return ret;
+}
+
+const struct cli_command cmd_diff = {
+	.name = "diff",
+	.summary = "compare two traces or two replay results; agreement of a replay with its trace",
+	.synopsis = "A B [--json] [--timing-threshold PCT] [-v] | RESULTS --against-recorded",
+	.options = "  A and B are traces or hwc-replay results files (told apart by content):\n"
+		"    two traces: per frame the first difference in layers, geometry, properties,\n"
+		"      decisions and pixels (content hashes), and a summary table;\n"
+		"    two results: per frame plan, reasons and checksum differences;\n"
+		"    a trace and the results of its replay: the agreement report per layer.\n"
+		"  --timing-threshold PCT  results: a frame whose work time changed by more than PCT\n"
+		"                          percent differs (without it timing is only reported)\n"
+		"  --against-recorded      one results file: agreement with the decisions it recorded\n"
+		"  -v, --verbose           agreement: list every disagreement\n"
+		"  --json                  one JSON object\n"
+		"exit status: 0 equal (all agree), 1 different, 2 error\n",
+	.run = run,
+};

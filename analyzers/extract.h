@@ -1,0 +1,76 @@
+/*
+ * `hwc-trace extract`: one display frame's buffers as PNG files, a composed
+ * preview and a frame.json, in a directory written only through its
+ * descriptor. extract_image.c converts and encodes images, extract_dir.c
+ * writes files, extract_frame.c does the frame, cmd_extract.c the command.
+ * Built with libpng and json-c (HWCT_HAVE_EXTRACT).
+ */
+#ifndef HWCT_ANALYZERS_EXTRACT_H
+#define HWCT_ANALYZERS_EXTRACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hwct/error.h>
+#include <hwct/reader.h>
+
+#include "scene.h"
+
+struct json_object;
+
+/* An 8-bit RGBA picture, rows of width * 4 bytes, straight as stored. */
+struct extract_rgba {
+	uint32_t width, height;
+	uint8_t *pixels;		/* owned, free() */
+};
+
+/*
+ * Converts img to RGBA8: ABGR8888/XBGR8888 (Android RGBA/RGBX), ARGB8888/
+ * XRGB8888 (BGRA/BGRX), BGR888, RGB888, RGB565 and NV12 (BT.601 limited
+ * range, as the compositors read it). X bytes become 255; alpha is copied,
+ * premultiplied or not as the buffer held it. Returns 0, -ENOTSUP for
+ * another format, -EINVAL when the data is smaller than the layout, or
+ * -ENOMEM.
+ */
+int extract_to_rgba(const struct scene_image *img, struct extract_rgba *out);
+
+/* Writes img as an 8-bit RGBA PNG. Returns 0 or -EIO. */
+int extract_png_write(FILE *f, const struct extract_rgba *img);
+
+/* The four characters of a DRM fourcc ("AB24") into buf[5]; "????" for 0. */
+const char *extract_fourcc_name(uint32_t fourcc, char buf[5]);
+
+/*
+ * Opens the output directory, creating it (not its parents) when missing.
+ * The directory itself must not be a symbolic link. Returns its fd, or
+ * -errno with msg saying what.
+ */
+int extract_dir_open(const char *path, char *msg, size_t size);
+
+/*
+ * Writes file name (a generated name, no '/') in dirfd: a new temporary file
+ * (O_CREAT | O_EXCL | O_NOFOLLOW) renamed over name, so a symbolic link
+ * planted under that name is replaced, never followed. write(f, ctx)
+ * returns 0 or -errno. Returns 0 or -errno (nothing is left behind).
+ */
+int extract_dir_write(int dirfd, const char *name, int (*write)(FILE *f, void *ctx), void *ctx);
+
+struct extract_result {
+	unsigned files;			/* files written (PNG and frame.json) */
+	unsigned failures;		/* images that could not be made or written (said on stderr) */
+	struct json_object *report;	/* frame.json's content, owned (json_object_put) */
+	struct hwct_error error;	/* a read error (file and offset), code 0 none */
+};
+
+/*
+ * Extracts FrameEnd.frame `frame` of r into dirfd: layer-<z>-<id>.png per
+ * layer with content, client-target.png when captured, preview.png (the
+ * whole stack composed by pixman) and frame.json. Returns 0 (see
+ * out->failures), -ERANGE when there is no such frame, or -errno (read
+ * error in out->error, or -ENOMEM).
+ */
+int extract_frame(struct hwct_reader *r, uint64_t frame, int dirfd, struct extract_result *out);
+
+#endif
