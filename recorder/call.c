@@ -1,0 +1,204 @@
+/* The hot path around every wrapped call (call.h); the argument helpers are in call_args.c. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "call.h"
+#include "device.h"
+#include "display_query.h"
+#include "hwc2_wrappers.h"
+#include "tp.h"
+
+#define WAIT_STEP_NS 100000		/* 100 us between looks at the worker's progress */
+#define WAKE_QUEUED 256			/* wake a sleeping worker past this many events */
+
+uint64_t rec_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ calls */
+
+hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device, int32_t function,
+	unsigned nargs)
+{
+	struct rec_device *d = rec_device_lookup(device);
+	struct recorder *r = rec_get();
+	hwc2_function_pointer_t fn;
+
+	c->rec = r;
+	c->dev = d;
+	c->ev = NULL;
+	c->keep = false;
+	c->function = function;
+	c->has_display = c->has_layer = false;
+	c->display = c->layer = 0;
+	c->t_enter = 0;
+	c->tracing = false;
+	if (!d || !r) {
+		return NULL;
+	}
+	fn = rec_device_real(d, function);
+	if (!fn) {
+		return NULL;
+	}
+	c->tracing = rec_tp_call_enabled();
+	if (atomic_load(&r->recording)) {
+		atomic_fetch_add(&r->inflight, 1);
+		if (atomic_load(&r->recording) && atomic_load(&r->queued) < REC_MAX_QUEUED_EVENTS) {
+			c->ev = rec_event_new(REC_EV_CALL, function, nargs);
+		}
+		if (c->ev) {
+			c->keep = true;
+		} else {
+			if (atomic_load(&r->recording)) {
+				atomic_fetch_add(&r->events_dropped, 1);
+			}
+			atomic_fetch_sub(&r->inflight, 1);
+		}
+	}
+	if (!c->ev && (c->tracing || rec_track_wants(function))) {
+		c->ev = &c->local;
+		rec_event_init(c->ev, REC_EV_CALL, function, nargs);
+	}
+	return fn;
+}
+
+void rec_call_enter(struct rec_call *c)
+{
+	if (c->has_display && c->rec) {
+		struct rec_display_slot *s = rec_display_slot(c->rec, c->display);
+		int expected = REC_INFO_NEEDED;
+
+		if (atomic_load(&s->info) == REC_INFO_NEEDED &&
+				atomic_compare_exchange_strong(&s->info, &expected, REC_INFO_QUERYING)) {
+			rec_display_query(c->dev, c->display);
+			atomic_store(&s->info, REC_INFO_DONE);
+		}
+	}
+	if (c->tracing) {
+		rec_tp_call_entry(c->function, rec_functions[c->function].name, c->display, c->layer);
+	}
+	c->t_enter = rec_now_ns();
+}
+
+void rec_call_exit(struct rec_call *c, int32_t error)
+{
+	uint64_t now = rec_now_ns();
+
+	if (c->ev) {
+		c->ev->t_enter = c->t_enter;
+		c->ev->t_exit = now;
+		c->ev->error = error;
+		c->ev->tid = rec_tid();
+		c->ev->has_display = c->has_display;
+		c->ev->display = c->display;
+		c->ev->has_layer = c->has_layer;
+		c->ev->layer = c->layer;
+	}
+	if (c->tracing) {
+		rec_tp_call_exit(c->function, rec_functions[c->function].name, c->display, c->layer,
+			error, now - c->t_enter);
+	}
+}
+
+/*
+ * Waits until the worker resolved every capture ticket <= target of slot,
+ * at most the configured time. Returns false when it gave up: those
+ * captures are then marked late (the worker sees `late`).
+ */
+static bool capture_wait(struct recorder *r, struct rec_display_slot *s, uint64_t target)
+{
+	uint64_t deadline;
+	struct timespec step = { 0, WAIT_STEP_NS };
+	uint64_t late;
+
+	if (atomic_load(&s->resolved) >= target) {
+		return true;
+	}
+	deadline = rec_now_ns() + (uint64_t)r->cfg.capture_wait_ms * 1000000u;
+	rec_wake_worker(r);
+	while (atomic_load(&s->resolved) < target) {
+		if (rec_now_ns() >= deadline) {
+			late = atomic_load(&s->late);
+			while (late < target && !atomic_compare_exchange_weak(&s->late, &late, target)) {
+			}
+			rec_wake_worker(r);
+			return false;
+		}
+		nanosleep(&step, NULL);
+	}
+	return true;
+}
+
+/* Capture tickets and the release wait (recorder/README.md, "Capture before release"). */
+static void capture_bookkeeping(struct rec_call *c)
+{
+	struct recorder *r = c->rec;
+	struct rec_event *ev = c->ev;
+	struct rec_display_slot *s;
+
+	if (!c->has_display || !r->cfg.pixels || r->cfg.budget_zero) {
+		return;
+	}
+	switch (c->function) {
+	case HWC2_FUNCTION_SET_LAYER_BUFFER:
+	case HWC2_FUNCTION_SET_CLIENT_TARGET:
+		s = rec_display_slot(r, c->display);
+		ev->ticket = atomic_fetch_add(&s->tickets, 1) + 1;
+		break;
+	case HWC2_FUNCTION_PRESENT_DISPLAY: {
+		uint64_t target;
+
+		s = rec_display_slot(r, c->display);
+		/* buffers replaced by this frame were set in earlier frames */
+		target = atomic_exchange(&s->at_present, atomic_load(&s->tickets));
+		atomic_store(&s->release_target, target);
+		ev->late = !capture_wait(r, s, target);
+		break;
+	}
+	case HWC2_FUNCTION_GET_RELEASE_FENCES:
+		s = rec_display_slot(r, c->display);
+		ev->late = !capture_wait(r, s, atomic_load(&s->release_target));
+		break;
+	default:
+		break;
+	}
+}
+
+static uint64_t present_fence_id(const struct rec_event *ev)
+{
+	const struct rec_arg *a = &ev->args[REC_ARG_PRESENT_DISPLAY_OUT_PRESENT_FENCE];
+
+	return a->kind == REC_ARG_FENCE ? a->v.fence.id : 0;
+}
+
+void rec_call_end(struct rec_call *c)
+{
+	struct recorder *r = c->rec;
+	struct rec_event *ev = c->ev;
+	unsigned queued;
+
+	if (!ev) {
+		return;
+	}
+	rec_track_call(ev);
+	if (c->function == HWC2_FUNCTION_PRESENT_DISPLAY && c->tracing) {
+		rec_tp_present(c->display, present_fence_id(ev), ev->error);
+	}
+	if (!c->keep) {
+		rec_event_release(ev);
+		return;
+	}
+	capture_bookkeeping(c);
+	/* counted before it can be popped, so the count never goes below zero */
+	queued = atomic_fetch_add(&r->queued, 1) + 1;
+	rec_queue_push(&r->queue, ev);
+	if (queued >= WAKE_QUEUED || c->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
+		rec_wake_worker(r);
+	}
+	atomic_fetch_sub(&r->inflight, 1);
+}

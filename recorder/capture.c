@@ -1,0 +1,422 @@
+/* Pixel capture of a buffer call (capture.h). */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+/* Debian's libxxhash dispatches to AVX2/AVX-512 through this header (see format/hash.c) */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__has_include)
+#if __has_include(<xxh_x86dispatch.h>)
+#include <xxh_x86dispatch.h>
+#endif
+#endif
+
+#include <hwct/format.h>
+#include <hwct/writer.h>
+
+#include "buffers.h"
+#include "capture.h"
+#include "config.h"
+#include "recorder.h"
+#include "sync_uapi.h"
+
+#define MAX_WAIT_NS 2000000000ull	/* an acquire fence not signalled by then: late */
+#define MAX_ARM_NS 1000000000ull	/* armed anyway after this long */
+#define MAX_DAMAGE_RECTS 4096
+
+struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *h, int fence_fd,
+	struct rec_display_slot *slot, const struct rec_config *cfg)
+{
+	struct rec_capture *cap = calloc(1, sizeof(*cap));
+	struct stat st;
+
+	if (!cap) {
+		return NULL;
+	}
+	cap->fd = -1;
+	cap->fence_fd = fence_fd;
+	cap->slot = slot;
+	cap->ticket = ev->ticket;
+	cap->display = ev->display;
+	cap->layer = ev->layer;
+	cap->created_ns = rec_now_ns();
+	cap->client_target = ev->function == HWC2_FUNCTION_SET_CLIENT_TARGET;
+	if (h) {
+		cap->has_buffer = true;
+		cap->fd = h->fd;
+		h->fd = -1;
+		if (cap->fd >= 0 && fstat(cap->fd, &st) == 0) {
+			cap->buffer_id = (uint64_t)st.st_ino;
+		} else {
+			/* no fd to name it by: the handle's address, marked by the top bit */
+			cap->buffer_id = h->ident | (1ull << 63);
+		}
+		cap->has_layout = rec_bufinfo_parse(h, &cap->layout);
+	}
+	if (!cap->ticket || !cap->has_buffer) {
+		/* pixels off, budget 0, or a buffer the device writes (output, readback) */
+		bool capturable = ev->function == HWC2_FUNCTION_SET_LAYER_BUFFER ||
+			ev->function == HWC2_FUNCTION_SET_CLIENT_TARGET;
+
+		cap->state = REC_CAPTURE_DONE;
+		cap->status = capturable && cfg->pixels && cfg->budget_zero ? HWCT_CAPTURE_DROPPED :
+			HWCT_CAPTURE_OFF;
+	}
+	return cap;
+}
+
+void rec_capture_free(struct rec_capture *cap)
+{
+	if (!cap) {
+		return;
+	}
+	if (cap->fd >= 0) {
+		close(cap->fd);
+	}
+	free(cap->damage);
+	free(cap);
+}
+
+void rec_capture_arm(struct rec_capture *cap, const hwc_rect_t *damage, uint32_t count, bool has_damage)
+{
+	if (cap->state != REC_CAPTURE_WAIT_ARM) {
+		return;
+	}
+	cap->state = REC_CAPTURE_ARMED;
+	cap->armed_ns = rec_now_ns();
+	cap->has_damage = has_damage;
+	if (has_damage && count) {
+		count = count < MAX_DAMAGE_RECTS ? count : MAX_DAMAGE_RECTS;
+		cap->damage = malloc(count * sizeof(*damage));
+		if (cap->damage) {
+			memcpy(cap->damage, damage, count * sizeof(*damage));
+			cap->damage_count = count;
+		} else {
+			cap->has_damage = false;
+		}
+	}
+}
+
+static bool fence_signalled(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	return fd < 0 || (poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLERR | POLLHUP)));
+}
+
+static uint64_t fd_size(int fd)
+{
+	struct stat st;
+	off_t cur, end;
+
+	if (fstat(fd, &st) == 0 && st.st_size > 0) {
+		return (uint64_t)st.st_size;
+	}
+	/* dma-buf sizes come from lseek; the offset is shared with the owner's fd: put it back */
+	cur = lseek(fd, 0, SEEK_CUR);
+	end = lseek(fd, 0, SEEK_END);
+	if (cur >= 0) {
+		lseek(fd, cur, SEEK_SET);
+	}
+	return end > 0 ? (uint64_t)end : 0;
+}
+
+static void dma_buf_sync(int fd, uint64_t flags)
+{
+	struct rec_dma_buf_sync s = { .flags = flags | REC_DMA_BUF_SYNC_READ };
+
+	/* memfds and other non-dma-buf fds answer ENOTTY: nothing to synchronize */
+	while (ioctl(fd, REC_DMA_BUF_IOCTL_SYNC, &s) < 0 && (errno == EINTR || errno == EAGAIN)) {
+	}
+}
+
+/*
+ * One pass over the image: the hash of every 64x64 tile (NULL when out of
+ * memory) and the content hash of the whole payload, fed row by row.
+ */
+static uint64_t *tile_hashes(const uint8_t *data, uint32_t width, uint32_t height, uint32_t stride,
+	uint32_t bpp, uint32_t *tx, uint32_t *ty, struct hwct_hash *full)
+{
+	XXH3_state_t *state = XXH3_createState();
+	uint64_t *tiles;
+
+	*tx = (width + REC_TILE - 1) / REC_TILE;
+	*ty = (height + REC_TILE - 1) / REC_TILE;
+	tiles = calloc((size_t)*tx * *ty, sizeof(*tiles));
+	if (state) {
+		XXH3_128bits_reset(state);
+	}
+	for (uint32_t y = 0; y < height; y++) {
+		const uint8_t *row = data + (size_t)y * stride;
+		uint64_t *t = tiles ? tiles + (size_t)(y / REC_TILE) * *tx : NULL;
+
+		for (uint32_t x = 0; t && x < *tx; x++) {
+			uint32_t x0 = x * REC_TILE, w = width - x0 < REC_TILE ? width - x0 : REC_TILE;
+
+			/* unseeded (a seed re-derives the secret on every long input); rows mixed in order */
+			t[x] = (t[x] << 31 | t[x] >> 33) * 0x9E3779B97F4A7C15ull ^
+				XXH3_64bits(row + (size_t)x0 * bpp, (size_t)w * bpp);
+		}
+		if (state) {
+			XXH3_128bits_update(state, row, stride);
+		}
+	}
+	if (state) {
+		XXH128_hash_t h = XXH3_128bits_digest(state);
+
+		*full = (struct hwct_hash){ .high = h.high64, .low = h.low64 };
+		XXH3_freeState(state);
+	} else {
+		*full = hwct_hash_compute(data, (size_t)stride * height);
+	}
+	return tiles;
+}
+
+static bool covered(const struct hwct_rect *t, const hwc_rect_t *rects, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (rects[i].left <= t->left && rects[i].top <= t->top && rects[i].right >= t->right &&
+				rects[i].bottom >= t->bottom) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The rects of a delta against the buffer's stored content: the damage hint,
+ * plus every changed tile the hint does not cover. NULL (no delta) when
+ * there is no usable base or hint.
+ */
+static struct hwct_rect *delta_rects(const struct rec_capture *cap, const struct rec_buffer_state *bs,
+	const uint64_t *tiles, uint32_t tx, uint32_t ty, uint32_t stride, uint32_t bpp, size_t *count)
+{
+	struct hwct_rect *rects;
+	size_t n = 0;
+
+	*count = 0;
+	if (!cap->has_damage || !bs->has_content || !bs->tiles || !tiles || bs->tiles_x != tx ||
+			bs->tiles_y != ty || bs->tile_stride != stride || bs->tile_bpp != bpp) {
+		return NULL;
+	}
+	rects = calloc((size_t)cap->damage_count + (size_t)tx * ty + 1, sizeof(*rects));
+	if (!rects) {
+		return NULL;
+	}
+	for (uint32_t i = 0; i < cap->damage_count; i++) {
+		const hwc_rect_t *d = &cap->damage[i];
+
+		if (d->right > d->left && d->bottom > d->top) {
+			rects[n++] = (struct hwct_rect){ d->left, d->top, d->right, d->bottom };
+		}
+	}
+	for (uint32_t y = 0; y < ty; y++) {
+		for (uint32_t x = 0; x < tx; x++) {
+			struct hwct_rect t = {
+				(int32_t)(x * REC_TILE), (int32_t)(y * REC_TILE),
+				(int32_t)((x + 1) * REC_TILE), (int32_t)((y + 1) * REC_TILE),
+			};
+
+			if (t.right > (int32_t)cap->layout.width) {
+				t.right = (int32_t)cap->layout.width;
+			}
+			if (t.bottom > (int32_t)cap->layout.height) {
+				t.bottom = (int32_t)cap->layout.height;
+			}
+			if (tiles[(size_t)y * tx + x] == bs->tiles[(size_t)y * tx + x] ||
+					covered(&t, cap->damage, cap->damage_count)) {
+				continue;
+			}
+			/* extend the previous rect when it is the tile to the left */
+			if (n && rects[n - 1].top == t.top && rects[n - 1].bottom == t.bottom &&
+					rects[n - 1].right == t.left && x > 0) {
+				rects[n - 1].right = t.right;
+			} else {
+				rects[n++] = t;
+			}
+		}
+	}
+	*count = n;
+	return rects;
+}
+
+static bool given_up(const struct rec_capture *cap)
+{
+	return cap->slot && cap->ticket <= atomic_load(&cap->slot->late);
+}
+
+/*
+ * The capture copy buffer, kept between captures: a fresh 10 MB allocation
+ * per frame costs more in page faults than the copy itself.
+ */
+static uint8_t *scratch(struct rec_capture_ctx *ctx, size_t size)
+{
+	if (size > ctx->scratch_size) {
+		free(ctx->scratch);
+		ctx->scratch = malloc(size);
+		ctx->scratch_size = ctx->scratch ? size : 0;
+	}
+	return ctx->scratch;
+}
+
+/*
+ * Copies the buffer's content out of its mapping (one read, between
+ * DMA_BUF_IOCTL_SYNC START and END: write-combined mappings are slow to read
+ * twice, and everything after works on a copy no producer can touch).
+ * Returns the copy (ctx's scratch buffer) or NULL with cap->status set.
+ */
+static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, uint64_t payload)
+{
+	const struct rec_buffer_layout *l = &cap->layout;
+	uint64_t map_len = l->planes[0].offset + payload;
+	uint8_t *map, *copy;
+
+	cap->status = HWCT_CAPTURE_UNMAPPABLE;
+	if (map_len > fd_size(cap->fd) || map_len > SIZE_MAX / 2) {
+		return NULL;
+	}
+	map = mmap(NULL, (size_t)map_len, PROT_READ, MAP_SHARED, cap->fd, 0);
+	if (map == MAP_FAILED) {
+		return NULL;
+	}
+	copy = scratch(ctx, (size_t)payload);
+	if (copy) {
+		dma_buf_sync(cap->fd, REC_DMA_BUF_SYNC_START);
+		memcpy(copy, map + l->planes[0].offset, (size_t)payload);
+		dma_buf_sync(cap->fd, REC_DMA_BUF_SYNC_END);
+	} else {
+		cap->status = HWCT_CAPTURE_DROPPED;
+		ctx->drops++;
+		ctx->drop_bytes += payload;
+	}
+	munmap(map, (size_t)map_len);
+	return copy;
+}
+
+/* Reads and stores the buffer; sets cap->status (and hash). */
+static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
+{
+	const struct rec_buffer_layout *l = &cap->layout;
+	uint32_t bpp = rec_drm_format_bpp(l->drm_format);
+	uint32_t stride = l->planes[0].stride;
+	struct rec_buffer_state *bs;
+	struct hwct_blob_desc desc;
+	struct hwct_rect *rects = NULL;
+	uint64_t *tiles = NULL;
+	uint32_t tx = 0, ty = 0;
+	size_t rect_count = 0;
+	struct hwct_hash hash;
+	uint64_t payload;
+	uint8_t *data;
+	int ret;
+
+	cap->status = HWCT_CAPTURE_UNMAPPABLE;
+	if (cap->fd < 0 || !cap->has_layout || !bpp || l->plane_count != 1 ||
+			(l->has_modifier && l->modifier != REC_DRM_FORMAT_MOD_LINEAR &&
+			l->modifier != REC_DRM_FORMAT_MOD_INVALID) ||
+			stride < l->width * bpp) {
+		return;
+	}
+	payload = (uint64_t)stride * l->height;
+	data = snapshot(cap, ctx, payload);
+	if (!data) {
+		return;
+	}
+	if (given_up(cap)) {
+		return;	/* released while we read: maybe torn; the caller marks it late */
+	}
+	bs = rec_buffers_get(ctx->buffers, cap->buffer_id);
+	tiles = tile_hashes(data, l->width, l->height, stride, bpp, &tx, &ty, &hash);
+	rects = delta_rects(cap, bs, tiles, tx, ty, stride, bpp, &rect_count);
+	desc = (struct hwct_blob_desc){
+		.data = data,
+		.size = (size_t)payload,
+		.kind = HWCT_BLOB_PIXELS,
+		.width = l->width,
+		.height = l->height,
+		.stride = stride,
+		.bpp = bpp,
+		.hash = &hash,
+		.base = rects ? &bs->content : NULL,
+		.damage = rects,
+		.damage_count = rect_count,
+	};
+	ret = hwct_writer_add_blob(ctx->writer, &desc, 0, &hash);
+	free(rects);
+	if (ret < 0) {
+		/* refused for the budget (the writer counts those) or the writer failed */
+		if (ret != -ENOBUFS) {
+			ctx->drops++;
+			ctx->drop_bytes += payload;
+		}
+		cap->status = HWCT_CAPTURE_DROPPED;
+		bs->has_content = false;
+		free(tiles);
+		return;
+	}
+	cap->status = HWCT_CAPTURE_OK;
+	cap->has_hash = true;
+	cap->hash = hash;
+	if (!bs->has_first_content) {
+		bs->has_first_content = true;
+		bs->first_content = hash;
+	}
+	bs->has_content = true;
+	bs->content = hash;
+	free(bs->tiles);
+	bs->tiles = tiles;
+	bs->tiles_x = tx;
+	bs->tiles_y = ty;
+	bs->tile_stride = stride;
+	bs->tile_bpp = bpp;
+}
+
+static void make_late(struct rec_capture *cap, struct rec_capture_ctx *ctx)
+{
+	cap->state = REC_CAPTURE_DONE;
+	cap->status = HWCT_CAPTURE_LATE;
+	cap->has_hash = false;
+	ctx->late++;
+}
+
+bool rec_capture_step(struct rec_capture *cap, struct rec_capture_ctx *ctx, bool force)
+{
+	uint64_t now;
+
+	if (cap->state == REC_CAPTURE_DONE) {
+		return true;
+	}
+	if (given_up(cap)) {
+		make_late(cap, ctx);
+		return true;
+	}
+	now = rec_now_ns();
+	if (cap->state == REC_CAPTURE_WAIT_ARM && (force || now - cap->created_ns > MAX_ARM_NS)) {
+		rec_capture_arm(cap, NULL, 0, false);
+	}
+	if (cap->state != REC_CAPTURE_ARMED) {
+		return false;
+	}
+	if (!fence_signalled(cap->fence_fd)) {
+		if (force || now - cap->armed_ns > MAX_WAIT_NS) {
+			make_late(cap, ctx);
+			return true;
+		}
+		return false;
+	}
+	if (cap->fence_fd >= 0) {
+		cap->fence_seen_ns = now;
+	}
+	capture(cap, ctx);
+	cap->state = REC_CAPTURE_DONE;
+	/* the hot path gave up while we read: the pixels may be torn */
+	if (given_up(cap) && cap->status != HWCT_CAPTURE_OK) {
+		make_late(cap, ctx);
+	}
+	return true;
+}

@@ -1,0 +1,85 @@
+/*
+ * Pixel capture of one buffer call (setLayerBuffer, setClientTarget), on the
+ * worker. A capture waits to be armed (the display's validate or present
+ * was seen, so the frame's surface damage is known), then for its acquire
+ * fence, then maps the buffer, reads it between DMA_BUF_IOCTL_SYNC
+ * START/END, and hands the content to the writer: whole, or as a delta
+ * against the buffer's previous content (surface damage, checked against
+ * per-tile hashes so a wrong damage hint can never produce a wrong delta).
+ */
+#ifndef REC_CAPTURE_H
+#define REC_CAPTURE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <hardware/hwcomposer2.h>
+#include <hwct/hash.h>
+
+#include "bufinfo.h"
+
+struct hwct_writer;
+struct rec_buffers;
+struct rec_config;
+struct rec_display_slot;
+
+enum rec_capture_state {
+	REC_CAPTURE_WAIT_ARM = 0,
+	REC_CAPTURE_ARMED,
+	REC_CAPTURE_DONE,
+};
+
+struct rec_capture {
+	int state;			/* enum rec_capture_state */
+	uint64_t ticket;		/* 0: nothing to capture (status is final at creation) */
+	struct rec_display_slot *slot;	/* the display's shared counters */
+	uint64_t display, layer;
+	bool client_target;
+	int fd;				/* dup of the buffer's fd, owned, -1 none */
+	int fence_fd;			/* acquire fence, borrowed from the event, -1 none */
+	bool has_buffer;
+	uint64_t buffer_id;		/* Buffer.id: inode of the buffer fd */
+	bool has_layout;
+	struct rec_buffer_layout layout;
+	bool has_damage;		/* damage is a hint for a delta */
+	hwc_rect_t *damage;		/* owned */
+	uint32_t damage_count;
+	int32_t status;			/* HWCT_CAPTURE_* once DONE */
+	bool has_hash;
+	struct hwct_hash hash;
+	uint64_t created_ns, armed_ns;
+	uint64_t fence_seen_ns;		/* when the capture first saw the acquire fence signalled, 0 not yet */
+};
+
+/* What a capture needs from the worker. */
+struct rec_capture_ctx {
+	struct hwct_writer *writer;
+	struct rec_buffers *buffers;
+	const struct rec_config *cfg;
+	uint64_t drops, drop_bytes;	/* captures dropped by the recorder itself (counted here) */
+	uint64_t late;			/* captures marked late (counted here) */
+	uint8_t *scratch;		/* copy buffer reused between captures, owned */
+	size_t scratch_size;
+};
+
+/*
+ * A capture for a buffer call: takes the buffer fd from the handle snapshot
+ * (h may be NULL: a null buffer), borrows fence_fd. ticket 0 means pixels
+ * are not captured (status off). Returns NULL when out of memory.
+ */
+struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *h, int fence_fd,
+	struct rec_display_slot *slot, const struct rec_config *cfg);
+
+void rec_capture_free(struct rec_capture *cap);
+
+/* Arms cap with the damage hint of its layer (copied; count 0 with has_damage: nothing changed). */
+void rec_capture_arm(struct rec_capture *cap, const hwc_rect_t *damage, uint32_t count, bool has_damage);
+
+/*
+ * Advances cap: marks it late when the hot path gave up on it, captures it
+ * when armed and its fence signalled, or when force is set gives up
+ * waiting (late). Returns true once cap is DONE.
+ */
+bool rec_capture_step(struct rec_capture *cap, struct rec_capture_ctx *ctx, bool force);
+
+#endif

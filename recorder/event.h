@@ -1,0 +1,129 @@
+/*
+ * What a wrapper hands to the worker: one event per HWC2 call, callback or
+ * recorder-internal fact, with the call's arguments copied by value (the
+ * caller's pointers are borrowed for the call only). Filled on the hot path,
+ * read and freed by the worker (worker.c).
+ */
+#ifndef REC_EVENT_H
+#define REC_EVENT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hardware/hwcomposer2.h>
+
+/* Parameters of the longest HWC2 prototype, the device excluded. */
+#define REC_MAX_ARGS 8
+#define REC_INLINE_EXTRA 256
+
+enum rec_event_type {
+	REC_EV_CALL = 1,	/* a wrapped HWC2 function returned */
+	REC_EV_CALLBACK,	/* the module called one of the client's callbacks */
+	REC_EV_DISPLAY,		/* display facts queried by the recorder itself (display_query.c) */
+	REC_EV_OPAQUE,		/* getFunction handed out an unknown descriptor unwrapped */
+};
+
+enum rec_arg_kind {
+	REC_ARG_NONE = 0,
+	REC_ARG_INT,		/* v.i: an integer or bool, in or out */
+	REC_ARG_FLOAT,		/* v.f */
+	REC_ARG_BYTES,		/* `count` raw bytes at `off`: a struct passed by value or pointer */
+	REC_ARG_ARRAY,		/* `count` elements of `elem_size` bytes at `off` */
+	REC_ARG_REGION,		/* `count` hwc_rect_t at `off` */
+	REC_ARG_COUNT,		/* count-then-fill size or in/out value: v.count */
+	REC_ARG_FENCE,		/* one fence: v.fence */
+	REC_ARG_FENCES,		/* `count` struct rec_fence at `off` */
+	REC_ARG_HANDLE,		/* a struct rec_handle at `off` */
+	REC_ARG_POINTER,	/* a pointer of which only NULL-ness is kept (`present`) */
+};
+
+struct rec_arg {
+	uint8_t kind;		/* enum rec_arg_kind */
+	bool present;		/* a pointer argument was non-NULL / an out value was written */
+	uint16_t elem_size;	/* REC_ARG_ARRAY */
+	uint32_t count;		/* elements (ARRAY, REGION, FENCES) or bytes (BYTES) */
+	uint32_t off;		/* offset into the event's extra bytes */
+	union {
+		int64_t i;
+		double f;
+		struct {
+			int64_t in;	/* before the call, -1 when the pointer was NULL */
+			int64_t out;	/* after the call */
+		} count;
+		struct {
+			uint64_t id;	/* Fence.id, 0 = no fence (-1 at the boundary) */
+			int32_t fd;	/* our dup, owned by the event; -1 none */
+		} fence;
+	} v;
+};
+
+/* One fence of an array (getReleaseFences). */
+struct rec_fence {
+	uint64_t id;
+	int32_t fd;		/* our dup, owned by the event, -1 none */
+};
+
+/* Snapshot of a buffer_handle_t (cutils/native_handle.h) taken during the call. */
+#define REC_HANDLE_MAX_WORDS 128
+struct rec_handle {
+	int32_t fd;		/* our dup of data[0], -1 when there was none or dup failed */
+	int32_t num_fds, num_ints;	/* as the handle said */
+	int32_t words;		/* how many data[] entries were copied (<= REC_HANDLE_MAX_WORDS) */
+	uint64_t ident;		/* handle pointer, for buffers without fds */
+	int32_t data[];		/* data[0 .. words) */
+};
+
+struct rec_event {
+	_Atomic(struct rec_event *) next;	/* queue.c link */
+	uint8_t type;			/* enum rec_event_type */
+	uint8_t nargs;
+	bool has_display, has_layer;
+	bool late;			/* present/release wait gave up (call.c) */
+	int32_t function;		/* HWC2_FUNCTION_* or HWC2_CALLBACK_* */
+	int32_t error;			/* returned hwc2_error_t, 0 for functions without one */
+	uint32_t tid;
+	uint64_t t_enter, t_exit;	/* CLOCK_MONOTONIC ns */
+	uint64_t display, layer;
+	uint64_t ticket;		/* capture ticket of a buffer call, 0 none (call.c) */
+	struct rec_arg args[REC_MAX_ARGS];
+	void *payload;			/* REC_EV_DISPLAY: struct rec_display_info, owned */
+
+	/* extra bytes: arrays, regions, handle snapshots */
+	uint8_t *extra;			/* inline_extra or a heap block (owned) */
+	uint32_t extra_len, extra_cap;
+	bool extra_failed;		/* an allocation failed: some argument was not copied */
+
+	/* worker side (worker.c): the pending FIFO */
+	struct rec_event *wnext;
+	struct rec_capture *capture;	/* pixel capture of a buffer call, owned */
+
+	uint8_t inline_extra[REC_INLINE_EXTRA];
+};
+
+/* Pointer into the extra bytes of an argument. */
+static inline const void *rec_arg_data(const struct rec_event *ev, const struct rec_arg *a)
+{
+	return ev->extra + a->off;
+}
+
+/* (event.c) Resets ev to no arguments and no extra bytes. */
+void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs);
+
+/* A heap event with no arguments yet, NULL when out of memory. */
+struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs);
+
+/* Extra bytes for an argument (8-aligned), NULL when out of memory (extra_failed is set). */
+void *rec_event_extra(struct rec_event *ev, size_t size, uint32_t *off);
+
+/* Closes the fds ev still owns and frees its heap parts, not ev itself. */
+void rec_event_release(struct rec_event *ev);
+
+/* Frees ev, closing the fds it still owns. ev may be NULL. */
+void rec_event_free(struct rec_event *ev);
+
+/* dup() that keeps the result off the stdio numbers, close-on-exec; -1 on failure. */
+int32_t rec_dup_fd(int fd);
+
+#endif

@@ -1,0 +1,106 @@
+/*
+ * The recorder: one per process, shared by every wrapped device. The hot
+ * path (wrappers, call.c) reads the atomics below and pushes events into
+ * `queue`; the worker thread (worker.c) owns everything else.
+ */
+#ifndef REC_RECORDER_H
+#define REC_RECORDER_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "queue.h"
+
+#define REC_MAX_DISPLAYS 8
+#define REC_MAX_CAPABILITIES 32
+/* Events queued at once before calls are dropped (counted, CaptureStats.records_dropped). */
+#define REC_MAX_QUEUED_EVENTS 65536
+
+enum rec_info_state {
+	REC_INFO_NONE = 0,	/* not connected, or facts not needed */
+	REC_INFO_NEEDED,	/* hotplug said connected: query on the next call */
+	REC_INFO_QUERYING,
+	REC_INFO_DONE,
+};
+
+/*
+ * Per-display counters shared by the hot path and the worker. Capture
+ * tickets number the buffer calls of a display whose pixels are captured;
+ * presentDisplay waits until the tickets of the previous frame are resolved
+ * (recorder/README.md, "Capture before release").
+ */
+struct rec_display_slot {
+	_Atomic uint64_t key;		/* display id + 1, 0 = free slot */
+	_Atomic uint64_t tickets;	/* last ticket issued (hot path) */
+	_Atomic uint64_t at_present;	/* `tickets` when the last present returned (hot path) */
+	_Atomic uint64_t release_target;	/* what getReleaseFences waits for (hot path) */
+	_Atomic uint64_t resolved;	/* every ticket <= this is resolved (worker) */
+	_Atomic uint64_t late;		/* tickets <= this must be marked late (hot path) */
+	atomic_int info;		/* enum rec_info_state */
+};
+
+struct rec_worker;
+struct rec_fence_watch;
+
+struct recorder {
+	struct rec_config cfg;
+	char module_path[4096];		/* the real module, as loaded */
+	int32_t capabilities[REC_MAX_CAPABILITIES];	/* of the first wrapped device */
+	uint32_t capability_count;
+	uint32_t passthrough[16];	/* descriptors handed out unwrapped */
+	atomic_uint passthrough_count;
+
+	atomic_bool recording;		/* a session is capturing events */
+	atomic_int inflight;		/* calls between rec_call_begin and their push */
+	_Atomic uint64_t next_fence_id;
+	_Atomic uint64_t events_dropped;	/* calls/callbacks not recorded (queue full, no memory) */
+	atomic_uint queued;		/* events in the queue */
+	struct rec_queue queue;
+	struct rec_display_slot displays[REC_MAX_DISPLAYS];
+
+	/* worker control */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	atomic_bool worker_idle;	/* the worker sleeps on `wake` */
+	atomic_bool quit;
+	atomic_int toggles;		/* SIGUSR2 deliveries not yet handled */
+	bool threads_running;		/* under `lock` */
+	int devices;			/* wrapped devices open, under `lock` */
+	pthread_t worker_thread;
+	int first_fd;			/* output opened at attach for an immediate start, -1 */
+	char first_path[4096];		/* its path */
+	unsigned first_index;		/* n of the next generated name after it */
+	struct rec_worker *worker;
+	struct rec_fence_watch *fences;
+};
+
+/* The process's recorder, NULL before the first device was wrapped. */
+struct recorder *rec_get(void);
+
+/*
+ * Called when a device is about to be wrapped: creates the recorder on
+ * first use (reading the options and checking the output), starts its
+ * threads. Returns 0, or -errno when the device must be left unwrapped
+ * (the reason was logged, once per process).
+ */
+int rec_attach(const char *module_path, const int32_t *caps, uint32_t cap_count);
+
+/* A wrapped device closed: the last one ends the session and stops the threads. */
+void rec_detach(void);
+
+/* Wakes the worker if it sleeps (hot path: no syscall unless it does). */
+void rec_wake_worker(struct recorder *r);
+
+/* Slot of display, claimed on first use; never NULL (slot 0 is shared on overflow). */
+struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t display);
+
+/* Monotonic clock in ns. */
+uint64_t rec_now_ns(void);
+
+/* The calling thread's kernel tid (cached per thread; tid.c). */
+uint32_t rec_tid(void);
+
+#endif

@@ -1,0 +1,72 @@
+/*
+ * The recorder's side of the LTTng-UST provider `hwc2` (hwc2_tp.h). These
+ * are plain functions so that only tp.c includes the LTTng headers; without
+ * LTTng (meson option lttng) they compile to nothing.
+ */
+#ifndef REC_TP_H
+#define REC_TP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "recorder_config.h"
+
+struct rec_event;
+
+/* Composition-type counts of a validated display (validate event). */
+struct rec_tp_validate {
+	uint64_t display;
+	int32_t error;
+	uint32_t num_types, num_requests;
+	uint32_t client, device, solid_color, cursor, sideband, other;
+};
+
+#if REC_HAVE_LTTNG
+/* Whether hwc2:call_entry or hwc2:call_exit is enabled in some session. */
+bool rec_tp_call_enabled(void);
+void rec_tp_call_entry(int32_t function, const char *name, uint64_t display, uint64_t layer);
+void rec_tp_call_exit(int32_t function, const char *name, uint64_t display, uint64_t layer,
+	int32_t error, uint64_t duration_ns);
+void rec_tp_validate(const struct rec_tp_validate *v);
+void rec_tp_present(uint64_t display, uint64_t fence_id, int32_t error);
+void rec_tp_fence_signal(uint64_t fence_id, int32_t kind, uint64_t signal_ns, int32_t status);
+
+/* Composition-type bookkeeping for the validate event (track.c), from a call's event. */
+bool rec_track_wants(int32_t function);
+void rec_track_call(const struct rec_event *ev);
+#else
+static inline bool rec_tp_call_enabled(void)
+{
+	return false;
+}
+static inline void rec_tp_call_entry(int32_t function, const char *name, uint64_t display,
+	uint64_t layer)
+{
+	(void)function, (void)name, (void)display, (void)layer;
+}
+static inline void rec_tp_call_exit(int32_t function, const char *name, uint64_t display,
+	uint64_t layer, int32_t error, uint64_t duration_ns)
+{
+	(void)function, (void)name, (void)display, (void)layer, (void)error, (void)duration_ns;
+}
+static inline void rec_tp_present(uint64_t display, uint64_t fence_id, int32_t error)
+{
+	(void)display, (void)fence_id, (void)error;
+}
+static inline void rec_tp_fence_signal(uint64_t fence_id, int32_t kind, uint64_t signal_ns,
+	int32_t status)
+{
+	(void)fence_id, (void)kind, (void)signal_ns, (void)status;
+}
+static inline bool rec_track_wants(int32_t function)
+{
+	(void)function;
+	return false;
+}
+static inline void rec_track_call(const struct rec_event *ev)
+{
+	(void)ev;
+}
+#endif
+
+#endif

@@ -1,0 +1,219 @@
+/*
+ * The worker's pending captures (worker.h): surface damage per layer,
+ * captures attached to buffer calls, armed at validate/present, stepped,
+ * and the per-display "resolved" ticket the hot path waits for.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <hwct/format.h>
+
+#include "capture.h"
+#include "hwc2_wrappers.h"
+#include "worker.h"
+
+static struct rec_wdamage *damage_of(struct rec_worker *w, uint64_t display, uint64_t layer, bool create)
+{
+	for (size_t i = 0; i < w->damage_count; i++) {
+		if (w->damage[i].display == display && w->damage[i].layer == layer) {
+			return &w->damage[i];
+		}
+	}
+	if (!create) {
+		return NULL;
+	}
+	if (w->damage_count == w->damage_cap) {
+		size_t cap = w->damage_cap ? w->damage_cap * 2 : 32;
+		struct rec_wdamage *d = realloc(w->damage, cap * sizeof(*d));
+
+		if (!d) {
+			return NULL;
+		}
+		w->damage = d;
+		w->damage_cap = cap;
+	}
+	w->damage[w->damage_count] = (struct rec_wdamage){ .display = display, .layer = layer };
+	return &w->damage[w->damage_count++];
+}
+
+void rec_worker_damage_forget(struct rec_worker *w, uint64_t display, uint64_t layer, bool all)
+{
+	for (size_t i = 0; i < w->damage_count;) {
+		if (all || (w->damage[i].display == display && w->damage[i].layer == layer)) {
+			free(w->damage[i].rects);
+			w->damage[i] = w->damage[--w->damage_count];
+		} else {
+			i++;
+		}
+	}
+}
+
+/* setLayerSurfaceDamage: the hint stays until the next call (HWC2 semantics). */
+void rec_worker_note_damage(struct rec_worker *w, const struct rec_event *ev)
+{
+	const struct rec_arg *a = &ev->args[REC_ARG_SET_LAYER_SURFACE_DAMAGE_DAMAGE];
+	struct rec_wdamage *d = damage_of(w, ev->display, ev->layer, true);
+	hwc_rect_t *rects = NULL;
+
+	if (!d || a->kind != REC_ARG_REGION) {
+		return;
+	}
+	if (a->count && (rects = malloc(a->count * sizeof(*rects)))) {
+		memcpy(rects, rec_arg_data(ev, a), a->count * sizeof(*rects));
+	}
+	free(d->rects);
+	d->rects = rects;
+	d->count = rects ? a->count : 0;
+	/* no rects: the whole layer changed (no delta); a lost copy counts the same */
+	d->set = rects != NULL;
+}
+
+/* ----------------------------------------------------------------- captures */
+
+static struct rec_handle *handle_arg(struct rec_event *ev, int i)
+{
+	struct rec_arg *a = &ev->args[i];
+
+	return a->kind == REC_ARG_HANDLE && a->present ? (struct rec_handle *)(ev->extra + a->off) : NULL;
+}
+
+static int fence_fd_arg(const struct rec_event *ev, int i)
+{
+	const struct rec_arg *a = &ev->args[i];
+
+	return a->kind == REC_ARG_FENCE ? a->v.fence.fd : -1;
+}
+
+/* Buffer calls get a capture (which also names the buffer for its Buffer record). */
+void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
+{
+	struct recorder *r = w->r;
+	int handle = -1, fence = -1;
+
+	switch (ev->function) {
+	case HWC2_FUNCTION_SET_LAYER_BUFFER:
+		handle = REC_ARG_SET_LAYER_BUFFER_BUFFER;
+		fence = REC_ARG_SET_LAYER_BUFFER_ACQUIRE_FENCE;
+		break;
+	case HWC2_FUNCTION_SET_CLIENT_TARGET:
+		handle = REC_ARG_SET_CLIENT_TARGET_TARGET;
+		fence = REC_ARG_SET_CLIENT_TARGET_ACQUIRE_FENCE;
+		break;
+	case HWC2_FUNCTION_SET_OUTPUT_BUFFER:
+		handle = REC_ARG_SET_OUTPUT_BUFFER_BUFFER;
+		break;
+	case HWC2_FUNCTION_SET_READBACK_BUFFER:
+		handle = REC_ARG_SET_READBACK_BUFFER_BUFFER;
+		break;
+	default:
+		return;
+	}
+	ev->capture = rec_capture_create(ev, handle_arg(ev, handle), fence >= 0 ? fence_fd_arg(ev, fence) : -1,
+		rec_display_slot(r, ev->display), &r->cfg);
+	if (!ev->capture || (ev->capture->has_buffer && ev->capture->status == HWCT_CAPTURE_DROPPED)) {
+		w->cctx.drops++;	/* out of memory, or HWCT_BUDGET_MB=0 */
+	}
+	if (ev->ticket) {
+		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
+
+		d->max_ticket = ev->ticket > d->max_ticket ? ev->ticket : d->max_ticket;
+	}
+}
+
+/* validate/present of a display: the frame's damage is known, its captures may run. */
+void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint64_t layer)
+{
+	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
+		struct rec_capture *cap = ev->capture;
+		struct rec_wdamage *d;
+
+		if (!cap || cap->state != REC_CAPTURE_WAIT_ARM || cap->display != display ||
+				(one_layer && (cap->client_target || cap->layer != layer))) {
+			continue;
+		}
+		if (cap->client_target) {
+			const struct rec_arg *a = &ev->args[REC_ARG_SET_CLIENT_TARGET_DAMAGE];
+			bool hint = a->kind == REC_ARG_REGION && a->count > 0;
+
+			rec_capture_arm(cap, hint ? rec_arg_data(ev, a) : NULL, hint ? a->count : 0, hint);
+		} else {
+			d = damage_of(w, cap->display, cap->layer, false);
+			rec_capture_arm(cap, d ? d->rects : NULL, d ? d->count : 0, d && d->set);
+		}
+	}
+}
+
+void rec_worker_arm_all(struct rec_worker *w)
+{
+	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
+		if (ev->capture && ev->capture->state == REC_CAPTURE_WAIT_ARM) {
+			rec_capture_arm(ev->capture, NULL, 0, false);
+		}
+	}
+}
+
+/* Steps every pending capture; returns how many are not done. */
+unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
+{
+	unsigned pending = 0;
+
+	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
+		struct rec_capture *cap = ev->capture;
+		bool blocked = false;
+
+		if (!cap || cap->state == REC_CAPTURE_DONE) {
+			continue;
+		}
+		/* one buffer's captures run in call order: its delta base must be the previous one */
+		for (struct rec_event *e = w->head; e != ev; e = e->wnext) {
+			if (e->capture && e->capture->state != REC_CAPTURE_DONE && e->capture->has_buffer &&
+					e->capture->buffer_id == cap->buffer_id) {
+				blocked = true;
+				break;
+			}
+		}
+		if (blocked || !rec_capture_step(cap, &w->cctx, force)) {
+			pending++;
+		}
+	}
+	return pending;
+}
+
+/* Publishes, per display, the highest ticket below which every capture is resolved. */
+void rec_worker_publish_resolved(struct rec_worker *w)
+{
+	struct recorder *r = w->r;
+
+	for (int i = 0; i < REC_MAX_DISPLAYS; i++) {
+		struct rec_wdisplay *d = &w->displays[i];
+		uint64_t resolved = d->max_ticket;
+		struct rec_display_slot *s;
+
+		if (!d->used) {
+			continue;
+		}
+		for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
+			if (ev->capture && ev->ticket && ev->capture->state != REC_CAPTURE_DONE &&
+					ev->display == d->id && ev->ticket - 1 < resolved) {
+				resolved = ev->ticket - 1;
+			}
+		}
+		s = rec_display_slot(r, d->id);
+		if (resolved > atomic_load(&s->resolved)) {
+			atomic_store(&s->resolved, resolved);
+		}
+	}
+}
+
+/* Outside a session every ticket counts as resolved: nobody will capture them. */
+void rec_worker_resolve_all(struct rec_worker *w)
+{
+	for (int i = 0; i < REC_MAX_DISPLAYS; i++) {
+		struct rec_display_slot *s = &w->r->displays[i];
+		uint64_t t = atomic_load(&s->tickets);
+
+		if (atomic_load(&s->resolved) < t) {
+			atomic_store(&s->resolved, t);
+		}
+	}
+}

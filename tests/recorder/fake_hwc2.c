@@ -1,0 +1,840 @@
+/*
+ * A small fake HWC2 module (hwcomposer.fake.so) for the recorder tests:
+ * the functions SurfaceFlinger uses, one display 1080x2400@60, a validate
+ * that sends layers with plane alpha < 1 to CLIENT, and fences made of
+ * eventfds (a host has no sync_file to make without a kernel driver): a
+ * fence "signals" when its eventfd becomes readable. The present fence and release
+ * fences of a frame signal at the next present (or at close).
+ *
+ * Every function checks that it was handed this module's own device
+ * pointer, so a wrapper that passes another pointer fails the test. The
+ * vendor descriptor FAKE_VENDOR_DESCRIPTOR (100) has a prototype the
+ * recorder cannot know; calling it checks the same.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hardware/hwcomposer2.h>
+
+#include "fake_hwc2.h"
+
+#define FAKE_MAGIC 0x46414b45u
+#define MAX_LAYERS 16
+#define MAX_FENCES 64
+#define CONFIG_ID 1
+
+struct fake_layer {
+	bool used;
+	hwc2_layer_t id;
+	int32_t type;
+	float alpha;
+	bool buffer_set;		/* a new buffer this frame */
+	int32_t changed;		/* type validate asked for, 0 none */
+	uint32_t request;
+};
+
+struct fake_device {
+	hwc2_device_t base;		/* first: the device pointer is ours */
+	uint32_t magic;
+	pthread_mutex_t lock;
+	HWC2_PFN_HOTPLUG hotplug;
+	hwc2_callback_data_t hotplug_data;
+	HWC2_PFN_REFRESH refresh;
+	hwc2_callback_data_t refresh_data;
+	_Atomic(HWC2_PFN_VSYNC) vsync;
+	_Atomic(hwc2_callback_data_t) vsync_data;
+	pthread_t vsync_thread;
+	atomic_bool vsync_on;
+	bool vsync_running;
+	struct fake_layer layers[MAX_LAYERS];
+	hwc2_layer_t next_layer;
+	bool validated;
+	int32_t power_mode;
+	uint32_t display_requests;
+	int signal_fds[MAX_FENCES];	/* eventfds to signal at the next present */
+	int signal_count;
+	int release_fds[MAX_LAYERS];	/* fences for getReleaseFences, ours until handed out */
+	hwc2_layer_t release_layers[MAX_LAYERS];
+	int release_count;
+};
+
+static struct fake_device *dev_of(hwc2_device_t *device)
+{
+	struct fake_device *d = (struct fake_device *)device;
+
+	if (!d || d->magic != FAKE_MAGIC) {
+		fprintf(stderr, "fake_hwc2: called with a device that is not ours (%p)\n", (void *)device);
+		abort();
+	}
+	return d;
+}
+
+static struct fake_layer *layer_of(struct fake_device *d, hwc2_layer_t id)
+{
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		if (d->layers[i].used && d->layers[i].id == id) {
+			return &d->layers[i];
+		}
+	}
+	return NULL;
+}
+
+#define DISPLAY_CHECK(display) \
+	do { \
+		if ((display) != FAKE_DISPLAY) { \
+			return HWC2_ERROR_BAD_DISPLAY; \
+		} \
+	} while (0)
+
+/* A fence: returns a dup for the caller, keeps the eventfd to signal later. */
+static int new_fence(struct fake_device *d)
+{
+	int fd, out;
+
+	if (d->signal_count == MAX_FENCES || (fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+		return -1;
+	}
+	out = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (out < 0) {
+		close(fd);
+		return -1;
+	}
+	d->signal_fds[d->signal_count++] = fd;
+	return out;
+}
+
+static void signal_all(struct fake_device *d)
+{
+	for (int i = 0; i < d->signal_count; i++) {
+		uint64_t one = 1;
+
+		if (write(d->signal_fds[i], &one, sizeof(one)) != sizeof(one)) {
+			fprintf(stderr, "fake_hwc2: cannot signal a fence\n");
+		}
+		close(d->signal_fds[i]);
+	}
+	d->signal_count = 0;
+}
+
+/* An fd passed in must be open during the call (the caller owns it). */
+static bool fd_valid(int fd)
+{
+	return fd < 0 || fcntl(fd, F_GETFD) >= 0;
+}
+
+/* ----------------------------------------------------------- callbacks */
+
+static void *vsync_main(void *data)
+{
+	struct fake_device *d = data;
+	struct timespec period = { 0, 16666666 };
+
+	while (atomic_load(&d->vsync_on)) {
+		struct timespec now;
+		HWC2_PFN_VSYNC fn = atomic_load(&d->vsync);
+
+		nanosleep(&period, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (fn && atomic_load(&d->vsync_on)) {
+			fn(atomic_load(&d->vsync_data), FAKE_DISPLAY,
+				(int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+		}
+	}
+	return NULL;
+}
+
+static int32_t register_callback(hwc2_device_t *device, int32_t descriptor,
+	hwc2_callback_data_t data, hwc2_function_pointer_t pointer)
+{
+	struct fake_device *d = dev_of(device);
+
+	switch (descriptor) {
+	case HWC2_CALLBACK_HOTPLUG:
+		d->hotplug = (HWC2_PFN_HOTPLUG)pointer;
+		d->hotplug_data = data;
+		/* like drm_hwcomposer: the primary display is announced right away */
+		if (d->hotplug) {
+			d->hotplug(data, FAKE_DISPLAY, HWC2_CONNECTION_CONNECTED);
+		}
+		return HWC2_ERROR_NONE;
+	case HWC2_CALLBACK_REFRESH:
+		d->refresh = (HWC2_PFN_REFRESH)pointer;
+		d->refresh_data = data;
+		return HWC2_ERROR_NONE;
+	case HWC2_CALLBACK_VSYNC:
+		atomic_store(&d->vsync_data, data);
+		atomic_store(&d->vsync, (HWC2_PFN_VSYNC)pointer);
+		return HWC2_ERROR_NONE;
+	default:
+		return HWC2_ERROR_UNSUPPORTED;
+	}
+}
+
+static void vsync_stop(struct fake_device *d)
+{
+	if (d->vsync_running) {
+		atomic_store(&d->vsync_on, false);
+		pthread_join(d->vsync_thread, NULL);
+		d->vsync_running = false;
+	}
+}
+
+static int32_t set_vsync_enabled(hwc2_device_t *device, hwc2_display_t display, int32_t enabled)
+{
+	struct fake_device *d = dev_of(device);
+
+	DISPLAY_CHECK(display);
+	if (enabled == HWC2_VSYNC_ENABLE && !d->vsync_running) {
+		atomic_store(&d->vsync_on, true);
+		d->vsync_running = pthread_create(&d->vsync_thread, NULL, vsync_main, d) == 0;
+	} else if (enabled == HWC2_VSYNC_DISABLE) {
+		vsync_stop(d);
+	} else if (enabled != HWC2_VSYNC_ENABLE) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	return HWC2_ERROR_NONE;
+}
+
+/* ------------------------------------------------------------- queries */
+
+static int32_t get_display_type(hwc2_device_t *device, hwc2_display_t display, int32_t *out)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	*out = HWC2_DISPLAY_TYPE_PHYSICAL;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_display_connection_type(hwc2_device_t *device, hwc2_display_t display,
+	uint32_t *out)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	*out = HWC2_DISPLAY_CONNECTION_TYPE_INTERNAL;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_display_configs(hwc2_device_t *device, hwc2_display_t display, uint32_t *count,
+	hwc2_config_t *configs)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	if (configs && *count >= 1) {
+		configs[0] = CONFIG_ID;
+	}
+	*count = 1;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_display_attribute(hwc2_device_t *device, hwc2_display_t display,
+	hwc2_config_t config, int32_t attribute, int32_t *out)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	if (config != CONFIG_ID) {
+		return HWC2_ERROR_BAD_CONFIG;
+	}
+	switch (attribute) {
+	case HWC2_ATTRIBUTE_WIDTH:
+		*out = FAKE_WIDTH;
+		break;
+	case HWC2_ATTRIBUTE_HEIGHT:
+		*out = FAKE_HEIGHT;
+		break;
+	case HWC2_ATTRIBUTE_VSYNC_PERIOD:
+		*out = FAKE_VSYNC_PERIOD;
+		break;
+	case HWC2_ATTRIBUTE_DPI_X:
+	case HWC2_ATTRIBUTE_DPI_Y:
+		*out = 420000;
+		break;
+	case HWC2_ATTRIBUTE_CONFIG_GROUP:
+		*out = 0;
+		break;
+	default:
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_active_config(hwc2_device_t *device, hwc2_display_t display, hwc2_config_t *out)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	*out = CONFIG_ID;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_active_config(hwc2_device_t *device, hwc2_display_t display, hwc2_config_t config)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	return config == CONFIG_ID ? HWC2_ERROR_NONE : HWC2_ERROR_BAD_CONFIG;
+}
+
+static int32_t get_display_name(hwc2_device_t *device, hwc2_display_t display, uint32_t *size,
+	char *name)
+{
+	static const char text[] = FAKE_NAME;
+
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	if (name) {
+		uint32_t n = *size < sizeof(text) - 1 ? *size : (uint32_t)sizeof(text) - 1;
+
+		memcpy(name, text, n);
+		*size = n;
+	} else {
+		*size = sizeof(text) - 1;
+	}
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_color_modes(hwc2_device_t *device, hwc2_display_t display, uint32_t *count,
+	int32_t *modes)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	if (modes && *count >= 1) {
+		modes[0] = HAL_COLOR_MODE_NATIVE;
+	}
+	*count = 1;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_render_intents(hwc2_device_t *device, hwc2_display_t display, int32_t mode,
+	uint32_t *count, int32_t *intents)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	if (mode != HAL_COLOR_MODE_NATIVE) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	if (intents && *count >= 1) {
+		intents[0] = HAL_RENDER_INTENT_COLORIMETRIC;
+	}
+	*count = 1;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_display_capabilities(hwc2_device_t *device, hwc2_display_t display,
+	uint32_t *count, uint32_t *caps)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	if (caps && *count >= 1) {
+		caps[0] = HWC2_DISPLAY_CAPABILITY_BRIGHTNESS;
+	}
+	*count = 1;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_hdr_capabilities(hwc2_device_t *device, hwc2_display_t display, uint32_t *count,
+	int32_t *types, float *max, float *avg, float *min)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	(void)types;
+	*count = 0;
+	*max = 500.0f;
+	*avg = 250.0f;
+	*min = 0.5f;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_doze_support(hwc2_device_t *device, hwc2_display_t display, int32_t *out)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	*out = 0;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_client_target_support(hwc2_device_t *device, hwc2_display_t display,
+	uint32_t width, uint32_t height, int32_t format, int32_t dataspace)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	(void)dataspace;
+	return width == FAKE_WIDTH && height == FAKE_HEIGHT && format == HAL_PIXEL_FORMAT_RGBA_8888 ?
+		HWC2_ERROR_NONE : HWC2_ERROR_UNSUPPORTED;
+}
+
+static int32_t get_client_target_property(hwc2_device_t *device, hwc2_display_t display,
+	hwc_client_target_property_t *out)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	out->pixelFormat = HAL_PIXEL_FORMAT_RGBA_8888;
+	out->dataspace = HAL_DATASPACE_V0_SRGB;
+	return HWC2_ERROR_NONE;
+}
+
+static uint32_t get_max_virtual_display_count(hwc2_device_t *device)
+{
+	dev_of(device);
+	return 0;
+}
+
+static void dump(hwc2_device_t *device, uint32_t *size, char *buffer)
+{
+	static const char text[] = FAKE_DUMP;
+
+	dev_of(device);
+	if (buffer) {
+		uint32_t n = *size < sizeof(text) - 1 ? *size : (uint32_t)sizeof(text) - 1;
+
+		memcpy(buffer, text, n);
+		*size = n;
+	} else {
+		*size = sizeof(text) - 1;
+	}
+}
+
+/* ------------------------------------------------------------- display */
+
+static int32_t set_power_mode(hwc2_device_t *device, hwc2_display_t display, int32_t mode)
+{
+	struct fake_device *d = dev_of(device);
+
+	DISPLAY_CHECK(display);
+	d->power_mode = mode;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_color_mode(hwc2_device_t *device, hwc2_display_t display, int32_t mode)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	return mode == HAL_COLOR_MODE_NATIVE ? HWC2_ERROR_NONE : HWC2_ERROR_UNSUPPORTED;
+}
+
+static int32_t set_color_transform(hwc2_device_t *device, hwc2_display_t display,
+	const float *matrix, int32_t hint)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	(void)hint;
+	return matrix ? HWC2_ERROR_NONE : HWC2_ERROR_BAD_PARAMETER;
+}
+
+static int32_t set_client_target(hwc2_device_t *device, hwc2_display_t display,
+	buffer_handle_t target, int32_t acquire_fence, int32_t dataspace, hwc_region_t damage)
+{
+	dev_of(device);
+	DISPLAY_CHECK(display);
+	(void)dataspace;
+	(void)damage;
+	if (!target || target->version != (int)sizeof(native_handle_t) || !fd_valid(acquire_fence)) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t create_layer(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t *out)
+{
+	struct fake_device *d = dev_of(device);
+
+	DISPLAY_CHECK(display);
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		if (!d->layers[i].used) {
+			d->layers[i] = (struct fake_layer){ .used = true, .id = d->next_layer++,
+				.type = HWC2_COMPOSITION_DEVICE, .alpha = 1.0f };
+			*out = d->layers[i].id;
+			return HWC2_ERROR_NONE;
+		}
+	}
+	return HWC2_ERROR_NO_RESOURCES;
+}
+
+static int32_t destroy_layer(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_layer *l;
+
+	DISPLAY_CHECK(display);
+	if (!(l = layer_of(d, layer))) {
+		return HWC2_ERROR_BAD_LAYER;
+	}
+	l->used = false;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t validate_display(hwc2_device_t *device, hwc2_display_t display, uint32_t *num_types,
+	uint32_t *num_requests)
+{
+	struct fake_device *d = dev_of(device);
+
+	DISPLAY_CHECK(display);
+	*num_types = *num_requests = 0;
+	d->display_requests = 0;
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		struct fake_layer *l = &d->layers[i];
+
+		if (!l->used) {
+			continue;
+		}
+		l->changed = 0;
+		l->request = 0;
+		if (l->type == HWC2_COMPOSITION_DEVICE && l->alpha < 1.0f) {
+			l->changed = HWC2_COMPOSITION_CLIENT;
+			(*num_types)++;
+		}
+		if (l->type == HWC2_COMPOSITION_CLIENT || l->changed == HWC2_COMPOSITION_CLIENT) {
+			l->request = HWC2_LAYER_REQUEST_CLEAR_CLIENT_TARGET;
+			(*num_requests)++;
+			d->display_requests = HWC2_DISPLAY_REQUEST_FLIP_CLIENT_TARGET;
+		}
+	}
+	d->validated = true;
+	return *num_types ? HWC2_ERROR_HAS_CHANGES : HWC2_ERROR_NONE;
+}
+
+static int32_t get_changed_composition_types(hwc2_device_t *device, hwc2_display_t display,
+	uint32_t *count, hwc2_layer_t *layers, int32_t *types)
+{
+	struct fake_device *d = dev_of(device);
+	uint32_t n = 0;
+
+	DISPLAY_CHECK(display);
+	if (!d->validated) {
+		return HWC2_ERROR_NOT_VALIDATED;
+	}
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		if (d->layers[i].used && d->layers[i].changed) {
+			if (layers && types && n < *count) {
+				layers[n] = d->layers[i].id;
+				types[n] = d->layers[i].changed;
+			}
+			n++;
+		}
+	}
+	*count = layers ? (n < *count ? n : *count) : n;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_display_requests(hwc2_device_t *device, hwc2_display_t display,
+	int32_t *display_requests, uint32_t *count, hwc2_layer_t *layers, int32_t *requests)
+{
+	struct fake_device *d = dev_of(device);
+	uint32_t n = 0;
+
+	DISPLAY_CHECK(display);
+	if (!d->validated) {
+		return HWC2_ERROR_NOT_VALIDATED;
+	}
+	*display_requests = (int32_t)d->display_requests;
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		if (d->layers[i].used && d->layers[i].request) {
+			if (layers && requests && n < *count) {
+				layers[n] = d->layers[i].id;
+				requests[n] = (int32_t)d->layers[i].request;
+			}
+			n++;
+		}
+	}
+	*count = layers ? (n < *count ? n : *count) : n;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t accept_display_changes(hwc2_device_t *device, hwc2_display_t display)
+{
+	struct fake_device *d = dev_of(device);
+
+	DISPLAY_CHECK(display);
+	if (!d->validated) {
+		return HWC2_ERROR_NOT_VALIDATED;
+	}
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		if (d->layers[i].used && d->layers[i].changed) {
+			d->layers[i].type = d->layers[i].changed;
+			d->layers[i].changed = 0;
+		}
+	}
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t present_display(hwc2_device_t *device, hwc2_display_t display, int32_t *out_fence)
+{
+	struct fake_device *d = dev_of(device);
+
+	DISPLAY_CHECK(display);
+	if (!d->validated) {
+		return HWC2_ERROR_NOT_VALIDATED;
+	}
+	/* the previous frame left the screen: its fences signal */
+	signal_all(d);
+	for (int i = 0; i < d->release_count; i++) {
+		close(d->release_fds[i]);	/* never collected by getReleaseFences */
+	}
+	d->release_count = 0;
+	*out_fence = new_fence(d);
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		struct fake_layer *l = &d->layers[i];
+
+		if (l->used && l->buffer_set && l->type != HWC2_COMPOSITION_CLIENT) {
+			d->release_layers[d->release_count] = l->id;
+			d->release_fds[d->release_count++] = new_fence(d);
+		}
+		l->buffer_set = false;
+	}
+	d->validated = false;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t get_release_fences(hwc2_device_t *device, hwc2_display_t display, uint32_t *count,
+	hwc2_layer_t *layers, int32_t *fences)
+{
+	struct fake_device *d = dev_of(device);
+	uint32_t n = (uint32_t)d->release_count;
+
+	DISPLAY_CHECK(display);
+	if (layers && fences) {
+		n = n < *count ? n : *count;
+		for (uint32_t i = 0; i < n; i++) {
+			layers[i] = d->release_layers[i];
+			fences[i] = d->release_fds[i];	/* the caller owns them now */
+		}
+		memmove(d->release_fds, d->release_fds + n, (size_t)(d->release_count - (int)n) * sizeof(int));
+		memmove(d->release_layers, d->release_layers + n,
+			(size_t)(d->release_count - (int)n) * sizeof(hwc2_layer_t));
+		d->release_count -= (int)n;
+	}
+	*count = n;
+	return HWC2_ERROR_NONE;
+}
+
+/* --------------------------------------------------------------- layers */
+
+#define LAYER_CHECK(d, display, layer, l) \
+	do { \
+		DISPLAY_CHECK(display); \
+		if (!((l) = layer_of((d), (layer)))) { \
+			return HWC2_ERROR_BAD_LAYER; \
+		} \
+	} while (0)
+
+static int32_t set_layer_buffer(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	buffer_handle_t buffer, int32_t acquire_fence)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_layer *l;
+
+	LAYER_CHECK(d, display, layer, l);
+	if (!fd_valid(acquire_fence) || (buffer && buffer->version != (int)sizeof(native_handle_t))) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	l->buffer_set = true;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_layer_composition_type(hwc2_device_t *device, hwc2_display_t display,
+	hwc2_layer_t layer, int32_t type)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_layer *l;
+
+	LAYER_CHECK(d, display, layer, l);
+	l->type = type;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_layer_plane_alpha(hwc2_device_t *device, hwc2_display_t display,
+	hwc2_layer_t layer, float alpha)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_layer *l;
+
+	LAYER_CHECK(d, display, layer, l);
+	l->alpha = alpha;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_layer_int(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	int32_t value)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_layer *l;
+
+	LAYER_CHECK(d, display, layer, l);
+	(void)value;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_layer_z_order(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	uint32_t z)
+{
+	return set_layer_int(device, display, layer, (int32_t)z);
+}
+
+static int32_t set_layer_display_frame(hwc2_device_t *device, hwc2_display_t display,
+	hwc2_layer_t layer, hwc_rect_t frame)
+{
+	return set_layer_int(device, display, layer, frame.right - frame.left > 0 ? 0 : 1);
+}
+
+static int32_t set_layer_source_crop(hwc2_device_t *device, hwc2_display_t display,
+	hwc2_layer_t layer, hwc_frect_t crop)
+{
+	return set_layer_int(device, display, layer, crop.right > crop.left ? 0 : 1);
+}
+
+static int32_t set_layer_region(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	hwc_region_t region)
+{
+	if (region.numRects && !region.rects) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	return set_layer_int(device, display, layer, 0);
+}
+
+static int32_t set_layer_color(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	hwc_color_t color)
+{
+	return set_layer_int(device, display, layer, color.a);
+}
+
+static int32_t set_cursor_position(hwc2_device_t *device, hwc2_display_t display,
+	hwc2_layer_t layer, int32_t x, int32_t y)
+{
+	(void)x;
+	(void)y;
+	return set_layer_int(device, display, layer, 0);
+}
+
+/* ---------------------------------------------------------- the device */
+
+static int32_t vendor_ping(hwc2_device_t *device, int32_t x)
+{
+	dev_of(device);
+	return x + 1;
+}
+
+static hwc2_function_pointer_t get_function(struct hwc2_device *device, int32_t descriptor)
+{
+	dev_of(device);
+	switch (descriptor) {
+#define FN(d, f) \
+	case HWC2_FUNCTION_##d: \
+		return (hwc2_function_pointer_t)(f)
+	FN(ACCEPT_DISPLAY_CHANGES, accept_display_changes);
+	FN(CREATE_LAYER, create_layer);
+	FN(DESTROY_LAYER, destroy_layer);
+	FN(DUMP, dump);
+	FN(GET_ACTIVE_CONFIG, get_active_config);
+	FN(GET_CHANGED_COMPOSITION_TYPES, get_changed_composition_types);
+	FN(GET_CLIENT_TARGET_SUPPORT, get_client_target_support);
+	FN(GET_COLOR_MODES, get_color_modes);
+	FN(GET_DISPLAY_ATTRIBUTE, get_display_attribute);
+	FN(GET_DISPLAY_CONFIGS, get_display_configs);
+	FN(GET_DISPLAY_NAME, get_display_name);
+	FN(GET_DISPLAY_REQUESTS, get_display_requests);
+	FN(GET_DISPLAY_TYPE, get_display_type);
+	FN(GET_DOZE_SUPPORT, get_doze_support);
+	FN(GET_HDR_CAPABILITIES, get_hdr_capabilities);
+	FN(GET_MAX_VIRTUAL_DISPLAY_COUNT, get_max_virtual_display_count);
+	FN(GET_RELEASE_FENCES, get_release_fences);
+	FN(PRESENT_DISPLAY, present_display);
+	FN(REGISTER_CALLBACK, register_callback);
+	FN(SET_ACTIVE_CONFIG, set_active_config);
+	FN(SET_CLIENT_TARGET, set_client_target);
+	FN(SET_COLOR_MODE, set_color_mode);
+	FN(SET_COLOR_TRANSFORM, set_color_transform);
+	FN(SET_CURSOR_POSITION, set_cursor_position);
+	FN(SET_LAYER_BLEND_MODE, set_layer_int);
+	FN(SET_LAYER_BUFFER, set_layer_buffer);
+	FN(SET_LAYER_COLOR, set_layer_color);
+	FN(SET_LAYER_COMPOSITION_TYPE, set_layer_composition_type);
+	FN(SET_LAYER_DATASPACE, set_layer_int);
+	FN(SET_LAYER_DISPLAY_FRAME, set_layer_display_frame);
+	FN(SET_LAYER_PLANE_ALPHA, set_layer_plane_alpha);
+	FN(SET_LAYER_SOURCE_CROP, set_layer_source_crop);
+	FN(SET_LAYER_SURFACE_DAMAGE, set_layer_region);
+	FN(SET_LAYER_TRANSFORM, set_layer_int);
+	FN(SET_LAYER_VISIBLE_REGION, set_layer_region);
+	FN(SET_LAYER_Z_ORDER, set_layer_z_order);
+	FN(SET_POWER_MODE, set_power_mode);
+	FN(SET_VSYNC_ENABLED, set_vsync_enabled);
+	FN(VALIDATE_DISPLAY, validate_display);
+	FN(GET_RENDER_INTENTS, get_render_intents);
+	FN(GET_DISPLAY_CAPABILITIES, get_display_capabilities);
+	FN(GET_DISPLAY_CONNECTION_TYPE, get_display_connection_type);
+	FN(GET_CLIENT_TARGET_PROPERTY, get_client_target_property);
+#undef FN
+	case FAKE_VENDOR_DESCRIPTOR:
+		return (hwc2_function_pointer_t)vendor_ping;
+	default:
+		return NULL;
+	}
+}
+
+static void get_capabilities(struct hwc2_device *device, uint32_t *count, int32_t *caps)
+{
+	dev_of(device);
+	if (caps && *count >= 1) {
+		caps[0] = HWC2_CAPABILITY_SKIP_CLIENT_COLOR_TRANSFORM;
+	}
+	*count = 1;
+}
+
+static int device_close(struct hw_device_t *hw)
+{
+	struct fake_device *d = dev_of((hwc2_device_t *)hw);
+
+	vsync_stop(d);
+	signal_all(d);
+	for (int i = 0; i < d->release_count; i++) {
+		close(d->release_fds[i]);
+	}
+	d->magic = 0;
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+	return 0;
+}
+
+static int module_open(const struct hw_module_t *module, const char *id, struct hw_device_t **out)
+{
+	struct fake_device *d;
+
+	if (strcmp(id, HWC_HARDWARE_COMPOSER) != 0) {
+		return -EINVAL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (!d) {
+		return -ENOMEM;
+	}
+	d->magic = FAKE_MAGIC;
+	d->next_layer = 100;
+	pthread_mutex_init(&d->lock, NULL);
+	d->base.common.tag = HARDWARE_DEVICE_TAG;
+	d->base.common.version = HWC_DEVICE_API_VERSION_2_0;
+	d->base.common.module = (struct hw_module_t *)module;
+	d->base.common.close = device_close;
+	d->base.getCapabilities = get_capabilities;
+	d->base.getFunction = get_function;
+	*out = &d->base.common;
+	return 0;
+}
+
+static struct hw_module_methods_t methods = {
+	.open = module_open,
+};
+
+__attribute__((visibility("default"))) struct hw_module_t HAL_MODULE_INFO_SYM = {
+	.tag = HARDWARE_MODULE_TAG,
+	.module_api_version = HARDWARE_MODULE_API_VERSION(2, 0),
+	.hal_api_version = HARDWARE_HAL_API_VERSION,
+	.id = HWC_HARDWARE_MODULE_ID,
+	.name = "hwctrace fake HWC2 (tests)",
+	.author = "hwctrace",
+	.methods = &methods,
+};

@@ -1,0 +1,883 @@
+/*
+ * A test client that drives an HWC2 module the way SurfaceFlinger (through
+ * the HIDL passthrough composer) does, for N frames, with buffers from the
+ * project's test allocator (memfds with known pixels and damage), and logs
+ * every call it made in the canonical form of calllog.h, plus "#" lines:
+ *
+ *	# buffer INODE WIDTH HEIGHT STRIDE OFFSET
+ *	# callbacks HOTPLUG REFRESH VSYNC
+ *
+ * Usage: hwc2-client --module PATH --log FILE [--frames N]
+ *	[--signal-at A,B] [--control FILE --control-at A,B]
+ * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
+ * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
+ */
+#define _GNU_SOURCE	/* memfd_create() */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hardware/hwcomposer2.h>
+#include <hwct/hash.h>
+
+#include "calllog.h"
+#include "fake_hwc2.h"
+#include "test_allocator.h"
+
+#define FOURCC_ABGR8888 0x34324241u	/* 'A' 'B' '2' '4' */
+#define LAYERS 4
+#define CT_BUFFERS 2
+
+struct buffer {
+	int fd;
+	native_handle_t *handle;
+	uint8_t *map;
+	uint32_t width, height, stride, offset;
+	size_t size;
+	uint64_t ino;
+};
+
+struct layer {
+	hwc2_layer_t id;
+	int32_t type;
+	bool has_buffers;
+	struct buffer buf[2];
+	hwc_rect_t frame;
+	float alpha;
+};
+
+static FILE *log_file;
+static hwc2_device_t *dev;
+static atomic_int hotplugs, refreshes, vsyncs;
+static atomic_bool connected;
+
+#define FN(name) ((HWC2_PFN_##name)fn(HWC2_FUNCTION_##name))
+
+static hwc2_function_pointer_t fn(int32_t descriptor)
+{
+	hwc2_function_pointer_t f = dev->getFunction(dev, descriptor);
+
+	if (!f) {
+		fprintf(stderr, "hwc2-client: the module lacks function %d\n", descriptor);
+		exit(2);
+	}
+	return f;
+}
+
+static void emit(struct calllog_line *l)
+{
+	fprintf(log_file, "%s\n", l->s);
+}
+
+/* ------------------------------------------------------------- callbacks */
+
+static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_t connection)
+{
+	(void)data;
+	atomic_fetch_add(&hotplugs, 1);
+	if (display == FAKE_DISPLAY && connection == HWC2_CONNECTION_CONNECTED) {
+		atomic_store(&connected, true);
+	}
+}
+
+static void on_refresh(hwc2_callback_data_t data, hwc2_display_t display)
+{
+	(void)data;
+	(void)display;
+	atomic_fetch_add(&refreshes, 1);
+}
+
+static void on_vsync(hwc2_callback_data_t data, hwc2_display_t display, int64_t timestamp)
+{
+	(void)data;
+	(void)display;
+	(void)timestamp;
+	atomic_fetch_add(&vsyncs, 1);
+}
+
+/* --------------------------------------------------------------- buffers */
+
+static void buffer_create(struct buffer *b, uint32_t width, uint32_t height, uint32_t stride,
+	uint32_t offset)
+{
+	struct stat st;
+
+	*b = (struct buffer){ .width = width, .height = height, .stride = stride, .offset = offset };
+	b->size = offset + (size_t)stride * height;
+	b->fd = memfd_create("hwct-test-buffer", MFD_CLOEXEC);
+	if (b->fd < 0 || ftruncate(b->fd, (off_t)b->size) < 0 || fstat(b->fd, &st) < 0) {
+		perror("hwc2-client: memfd");
+		exit(2);
+	}
+	b->ino = (uint64_t)st.st_ino;
+	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
+	b->handle = hwct_test_alloc_handle(b->fd, width, height, FOURCC_ABGR8888, stride, offset, 0);
+	if (b->map == MAP_FAILED || !b->handle) {
+		fprintf(stderr, "hwc2-client: cannot map a buffer\n");
+		exit(2);
+	}
+	fprintf(log_file, "# buffer %llu %u %u %u %u\n", (unsigned long long)b->ino, width, height, stride,
+		offset);
+}
+
+static void buffer_destroy(struct buffer *b)
+{
+	munmap(b->map, b->size);
+	close(b->fd);
+	free(b->handle);
+}
+
+static uint8_t *pixel(struct buffer *b, uint32_t x, uint32_t y)
+{
+	return b->map + b->offset + (size_t)y * b->stride + (size_t)x * 4;
+}
+
+static void put(uint8_t *p, int r, int g, int bl, int a)
+{
+	p[0] = (uint8_t)r;
+	p[1] = (uint8_t)g;
+	p[2] = (uint8_t)bl;
+	p[3] = (uint8_t)a;
+}
+
+static hwc_rect_t square_at(int frame)
+{
+	int x = 20 + 30 * frame, y = 100 + 20 * frame;
+
+	return (hwc_rect_t){ x, y, x + 40, y + 40 };
+}
+
+/* Background layer: a gradient with a square that moves each frame. */
+static void draw_background(struct buffer *b, int frame)
+{
+	hwc_rect_t sq = square_at(frame);
+
+	for (uint32_t y = 0; y < b->height; y++) {
+		for (uint32_t x = 0; x < b->width; x++) {
+			put(pixel(b, x, y), (int)(x & 255), (int)(y & 255), 0x40, 255);
+		}
+		/* the row padding holds something too: it is part of the content */
+		memset(pixel(b, b->width, y), 0x5a, b->stride - b->width * 4);
+	}
+	for (int y = sq.top; y < sq.bottom; y++) {
+		for (int x = sq.left; x < sq.right; x++) {
+			put(pixel(b, (uint32_t)x, (uint32_t)y), 255, frame * 30, 255 - frame * 30, 255);
+		}
+	}
+}
+
+static void draw_app(struct buffer *b, int frame)
+{
+	for (uint32_t y = 0; y < b->height; y++) {
+		for (uint32_t x = 0; x < b->width; x++) {
+			put(pixel(b, x, y), (int)(x + (uint32_t)frame * 7), (int)(y + (uint32_t)frame * 3),
+				frame * 40, 128);
+		}
+	}
+}
+
+static void draw_cursor(struct buffer *b)
+{
+	for (uint32_t y = 0; y < b->height; y++) {
+		for (uint32_t x = 0; x < b->width; x++) {
+			int inside = (x - 32) * (x - 32) + (y - 32) * (y - 32) < 900;
+
+			put(pixel(b, x, y), inside ? 255 : 0, inside ? 255 : 0, inside ? 255 : 0, inside ? 255 : 0);
+		}
+	}
+}
+
+/* Client composition: the app layer copied into the target at its frame. */
+static void draw_target(struct buffer *t, struct buffer *app, hwc_rect_t at)
+{
+	memset(t->map + t->offset, 0, (size_t)t->stride * t->height);
+	for (int y = at.top; y < at.bottom; y++) {
+		memcpy(pixel(t, (uint32_t)at.left, (uint32_t)y), pixel(app, 0, (uint32_t)(y - at.top)),
+			(size_t)(at.right - at.left) * 4);
+	}
+}
+
+static void hash_part(struct calllog_line *l, struct buffer *b)
+{
+	struct hwct_hash h = hwct_hash_compute(b->map + b->offset, (size_t)b->stride * b->height);
+	char hex[HWCT_HASH_HEX];
+
+	calllog_add(l, " | hash=%s", hwct_hash_to_hex(&h, hex));
+}
+
+/* An acquire fence: a pipe whose read end is passed; the client "finishes rendering" at once. */
+static int acquire_fence(void)
+{
+	int fds[2];
+
+	if (pipe(fds) < 0) {
+		perror("hwc2-client: pipe");
+		exit(2);
+	}
+	if (write(fds[1], "x", 1) != 1) {
+		exit(2);
+	}
+	close(fds[1]);
+	return fds[0];
+}
+
+/* ------------------------------------------------------------------ calls */
+
+static void begin(struct calllog_line *l, int32_t function, bool has_layer, hwc2_layer_t layer,
+	int32_t error)
+{
+	calllog_begin(l, function, true, FAKE_DISPLAY, has_layer, layer, error);
+}
+
+static void rects_of(int32_t (*out)[4], const hwc_rect_t *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		out[i][0] = r[i].left;
+		out[i][1] = r[i].top;
+		out[i][2] = r[i].right;
+		out[i][3] = r[i].bottom;
+	}
+}
+
+static void set_layer_buffer(struct layer *ly, struct buffer *b, bool fenced)
+{
+	struct calllog_line l;
+	int fence = fenced ? acquire_fence() : -1;
+	int32_t e = FN(SET_LAYER_BUFFER)(dev, FAKE_DISPLAY, ly->id, b->handle, fence);
+
+	if (fence >= 0) {
+		close(fence);	/* ours: the device dup'd what it keeps */
+	}
+	begin(&l, HWC2_FUNCTION_SET_LAYER_BUFFER, true, ly->id, e);
+	calllog_add(&l, " buf=%llu fence=%d", (unsigned long long)b->ino, fenced);
+	hash_part(&l, b);
+	emit(&l);
+}
+
+static void set_damage(struct layer *ly, const hwc_rect_t *rects, size_t n)
+{
+	struct calllog_line l;
+	int32_t r[4][4];
+	int32_t e = FN(SET_LAYER_SURFACE_DAMAGE)(dev, FAKE_DISPLAY, ly->id,
+		(hwc_region_t){ n, n ? rects : NULL });
+
+	begin(&l, HWC2_FUNCTION_SET_LAYER_SURFACE_DAMAGE, true, ly->id, e);
+	rects_of(r, rects, n);
+	calllog_rects(&l, "region", (const int32_t (*)[4])r, n);
+	emit(&l);
+}
+
+static void set_value(struct layer *ly, int32_t function, int64_t v)
+{
+	struct calllog_line l;
+	int32_t e;
+
+	switch (function) {
+	case HWC2_FUNCTION_SET_LAYER_COMPOSITION_TYPE:
+		e = FN(SET_LAYER_COMPOSITION_TYPE)(dev, FAKE_DISPLAY, ly->id, (int32_t)v);
+		break;
+	case HWC2_FUNCTION_SET_LAYER_BLEND_MODE:
+		e = FN(SET_LAYER_BLEND_MODE)(dev, FAKE_DISPLAY, ly->id, (int32_t)v);
+		break;
+	case HWC2_FUNCTION_SET_LAYER_DATASPACE:
+		e = FN(SET_LAYER_DATASPACE)(dev, FAKE_DISPLAY, ly->id, (int32_t)v);
+		break;
+	case HWC2_FUNCTION_SET_LAYER_TRANSFORM:
+		e = FN(SET_LAYER_TRANSFORM)(dev, FAKE_DISPLAY, ly->id, (int32_t)v);
+		break;
+	case HWC2_FUNCTION_SET_LAYER_Z_ORDER:
+		e = FN(SET_LAYER_Z_ORDER)(dev, FAKE_DISPLAY, ly->id, (uint32_t)v);
+		break;
+	default:
+		abort();
+	}
+	begin(&l, function, true, ly->id, e);
+	calllog_add(&l, " v=%lld", (long long)v);
+	emit(&l);
+}
+
+static void set_display_value(int32_t function, int64_t v)
+{
+	struct calllog_line l;
+	int32_t e;
+
+	switch (function) {
+	case HWC2_FUNCTION_SET_POWER_MODE:
+		e = FN(SET_POWER_MODE)(dev, FAKE_DISPLAY, (int32_t)v);
+		break;
+	case HWC2_FUNCTION_SET_VSYNC_ENABLED:
+		e = FN(SET_VSYNC_ENABLED)(dev, FAKE_DISPLAY, (int32_t)v);
+		break;
+	case HWC2_FUNCTION_SET_ACTIVE_CONFIG:
+		e = FN(SET_ACTIVE_CONFIG)(dev, FAKE_DISPLAY, (hwc2_config_t)v);
+		break;
+	default:
+		abort();
+	}
+	begin(&l, function, false, 0, e);
+	calllog_add(&l, " v=%lld", (long long)v);
+	emit(&l);
+}
+
+static void layer_setup(struct layer *ly, hwc_rect_t frame, hwc_frect_t crop, uint32_t z)
+{
+	struct calllog_line l;
+	hwc_rect_t visible[1] = { frame };
+	int32_t r[1][4];
+	int32_t e;
+
+	set_value(ly, HWC2_FUNCTION_SET_LAYER_COMPOSITION_TYPE, ly->type);
+	set_value(ly, HWC2_FUNCTION_SET_LAYER_BLEND_MODE, HWC2_BLEND_MODE_PREMULTIPLIED);
+	e = FN(SET_LAYER_DISPLAY_FRAME)(dev, FAKE_DISPLAY, ly->id, frame);
+	begin(&l, HWC2_FUNCTION_SET_LAYER_DISPLAY_FRAME, true, ly->id, e);
+	calllog_add(&l, " rect=%d,%d,%d,%d", frame.left, frame.top, frame.right, frame.bottom);
+	emit(&l);
+	e = FN(SET_LAYER_SOURCE_CROP)(dev, FAKE_DISPLAY, ly->id, crop);
+	begin(&l, HWC2_FUNCTION_SET_LAYER_SOURCE_CROP, true, ly->id, e);
+	calllog_add(&l, " crop=%.2f,%.2f,%.2f,%.2f", crop.left, crop.top, crop.right, crop.bottom);
+	emit(&l);
+	set_value(ly, HWC2_FUNCTION_SET_LAYER_Z_ORDER, z);
+	e = FN(SET_LAYER_PLANE_ALPHA)(dev, FAKE_DISPLAY, ly->id, ly->alpha);
+	begin(&l, HWC2_FUNCTION_SET_LAYER_PLANE_ALPHA, true, ly->id, e);
+	calllog_add(&l, " f=%.3f", ly->alpha);
+	emit(&l);
+	set_value(ly, HWC2_FUNCTION_SET_LAYER_DATASPACE, HAL_DATASPACE_V0_SRGB);
+	set_value(ly, HWC2_FUNCTION_SET_LAYER_TRANSFORM, 0);
+	e = FN(SET_LAYER_VISIBLE_REGION)(dev, FAKE_DISPLAY, ly->id, (hwc_region_t){ 1, visible });
+	begin(&l, HWC2_FUNCTION_SET_LAYER_VISIBLE_REGION, true, ly->id, e);
+	rects_of(r, visible, 1);
+	calllog_rects(&l, "region", (const int32_t (*)[4])r, 1);
+	emit(&l);
+}
+
+/* What the hotplug handler of SurfaceFlinger asks about a new display. */
+static void query_display(void)
+{
+	struct calllog_line l;
+	uint32_t n = 0, cfg_count;
+	hwc2_config_t configs[4], active;
+	int32_t v, modes[4], intents[4];
+	uint32_t caps[4], conn;
+	int64_t list[4];
+	char name[64];
+	float max, avg, min;
+	int32_t e;
+
+	e = FN(GET_DISPLAY_TYPE)(dev, FAKE_DISPLAY, &v);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_TYPE, false, 0, e);
+	calllog_add(&l, " v=%d", v);
+	emit(&l);
+
+	e = FN(GET_DISPLAY_CONFIGS)(dev, FAKE_DISPLAY, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CONFIGS, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", NULL, 0);
+	emit(&l);
+	cfg_count = n < 4 ? n : 4;
+	e = FN(GET_DISPLAY_CONFIGS)(dev, FAKE_DISPLAY, &cfg_count, configs);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CONFIGS, false, 0, e);
+	for (uint32_t i = 0; i < cfg_count; i++) {
+		list[i] = configs[i];
+	}
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", list, cfg_count);
+	emit(&l);
+	for (uint32_t i = 0; i < cfg_count; i++) {
+		static const int32_t attrs[] = { HWC2_ATTRIBUTE_WIDTH, HWC2_ATTRIBUTE_HEIGHT,
+			HWC2_ATTRIBUTE_VSYNC_PERIOD, HWC2_ATTRIBUTE_DPI_X, HWC2_ATTRIBUTE_DPI_Y };
+
+		for (size_t k = 0; k < sizeof(attrs) / sizeof(attrs[0]); k++) {
+			e = FN(GET_DISPLAY_ATTRIBUTE)(dev, FAKE_DISPLAY, configs[i], attrs[k], &v);
+			begin(&l, HWC2_FUNCTION_GET_DISPLAY_ATTRIBUTE, false, 0, e);
+			calllog_add(&l, " config=%u attr=%d v=%d", configs[i], attrs[k], v);
+			emit(&l);
+		}
+	}
+	e = FN(GET_ACTIVE_CONFIG)(dev, FAKE_DISPLAY, &active);
+	begin(&l, HWC2_FUNCTION_GET_ACTIVE_CONFIG, false, 0, e);
+	calllog_add(&l, " v=%u", active);
+	emit(&l);
+
+	n = 0;
+	e = FN(GET_DISPLAY_NAME)(dev, FAKE_DISPLAY, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_NAME, false, 0, e);
+	calllog_text(&l, "text", NULL);
+	emit(&l);
+	n = n < sizeof(name) - 1 ? n : (uint32_t)sizeof(name) - 1;
+	e = FN(GET_DISPLAY_NAME)(dev, FAKE_DISPLAY, &n, name);
+	name[n] = '\0';
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_NAME, false, 0, e);
+	calllog_text(&l, "text", name);
+	emit(&l);
+
+	n = 0;
+	e = FN(GET_COLOR_MODES)(dev, FAKE_DISPLAY, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_COLOR_MODES, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", NULL, 0);
+	emit(&l);
+	n = n < 4 ? n : 4;
+	e = FN(GET_COLOR_MODES)(dev, FAKE_DISPLAY, &n, modes);
+	for (uint32_t i = 0; i < n; i++) {
+		list[i] = modes[i];
+	}
+	begin(&l, HWC2_FUNCTION_GET_COLOR_MODES, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", list, n);
+	emit(&l);
+
+	n = 0;
+	e = FN(GET_RENDER_INTENTS)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_RENDER_INTENTS, false, 0, e);
+	calllog_add(&l, " key=%d", HAL_COLOR_MODE_NATIVE);
+	calllog_list(&l, "values", NULL, 0);
+	emit(&l);
+	n = n < 4 ? n : 4;
+	e = FN(GET_RENDER_INTENTS)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE, &n, intents);
+	for (uint32_t i = 0; i < n; i++) {
+		list[i] = intents[i];
+	}
+	begin(&l, HWC2_FUNCTION_GET_RENDER_INTENTS, false, 0, e);
+	calllog_add(&l, " key=%d", HAL_COLOR_MODE_NATIVE);
+	calllog_list(&l, "values", list, n);
+	emit(&l);
+
+	n = 0;
+	e = FN(GET_HDR_CAPABILITIES)(dev, FAKE_DISPLAY, &n, NULL, &max, &avg, &min);
+	begin(&l, HWC2_FUNCTION_GET_HDR_CAPABILITIES, false, 0, e);
+	calllog_list(&l, "types", NULL, 0);
+	calllog_add(&l, " max=%.2f avg=%.2f min=%.2f", max, avg, min);
+	emit(&l);
+
+	e = FN(GET_DOZE_SUPPORT)(dev, FAKE_DISPLAY, &v);
+	begin(&l, HWC2_FUNCTION_GET_DOZE_SUPPORT, false, 0, e);
+	calllog_add(&l, " v=%d", v);
+	emit(&l);
+
+	e = FN(GET_DISPLAY_CONNECTION_TYPE)(dev, FAKE_DISPLAY, &conn);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CONNECTION_TYPE, false, 0, e);
+	calllog_add(&l, " v=%u", conn);
+	emit(&l);
+
+	n = 0;
+	e = FN(GET_DISPLAY_CAPABILITIES)(dev, FAKE_DISPLAY, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CAPABILITIES, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", NULL, 0);
+	emit(&l);
+	n = n < 4 ? n : 4;
+	e = FN(GET_DISPLAY_CAPABILITIES)(dev, FAKE_DISPLAY, &n, caps);
+	for (uint32_t i = 0; i < n; i++) {
+		list[i] = caps[i];
+	}
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CAPABILITIES, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", list, n);
+	emit(&l);
+
+	e = FN(GET_CLIENT_TARGET_SUPPORT)(dev, FAKE_DISPLAY, FAKE_WIDTH, FAKE_HEIGHT,
+		HAL_PIXEL_FORMAT_RGBA_8888, HAL_DATASPACE_V0_SRGB);
+	begin(&l, HWC2_FUNCTION_GET_CLIENT_TARGET_SUPPORT, false, 0, e);
+	calllog_add(&l, " w=%d h=%d fmt=%d ds=%d", FAKE_WIDTH, FAKE_HEIGHT, HAL_PIXEL_FORMAT_RGBA_8888,
+		HAL_DATASPACE_V0_SRGB);
+	emit(&l);
+}
+
+static void device_level_calls(void)
+{
+	struct calllog_line l;
+	uint32_t n = 0, count;
+	char text[128];
+
+	count = FN(GET_MAX_VIRTUAL_DISPLAY_COUNT)(dev);
+	calllog_begin(&l, HWC2_FUNCTION_GET_MAX_VIRTUAL_DISPLAY_COUNT, false, 0, false, 0, 0);
+	calllog_add(&l, " v=%u", count);
+	emit(&l);
+
+	FN(DUMP)(dev, &n, NULL);
+	calllog_begin(&l, HWC2_FUNCTION_DUMP, false, 0, false, 0, 0);
+	calllog_text(&l, "text", NULL);
+	emit(&l);
+	n = n < sizeof(text) - 1 ? n : (uint32_t)sizeof(text) - 1;
+	FN(DUMP)(dev, &n, text);
+	text[n] = '\0';
+	calllog_begin(&l, HWC2_FUNCTION_DUMP, false, 0, false, 0, 0);
+	calllog_text(&l, "text", text);
+	emit(&l);
+}
+
+static void register_callbacks(void)
+{
+	static const struct {
+		int32_t descriptor;
+		hwc2_function_pointer_t fn;
+	} cbs[] = {
+		{ HWC2_CALLBACK_HOTPLUG, (hwc2_function_pointer_t)on_hotplug },
+		{ HWC2_CALLBACK_REFRESH, (hwc2_function_pointer_t)on_refresh },
+		{ HWC2_CALLBACK_VSYNC, (hwc2_function_pointer_t)on_vsync },
+	};
+
+	for (size_t i = 0; i < sizeof(cbs) / sizeof(cbs[0]); i++) {
+		struct calllog_line l;
+		int32_t e = FN(REGISTER_CALLBACK)(dev, cbs[i].descriptor, &log_file, cbs[i].fn);
+
+		calllog_begin(&l, HWC2_FUNCTION_REGISTER_CALLBACK, false, 0, false, 0, e);
+		calllog_add(&l, " desc=%d null=0", cbs[i].descriptor);
+		emit(&l);
+	}
+}
+
+/* --------------------------------------------------------------- a frame */
+
+static void validate(void)
+{
+	struct calllog_line l;
+	uint32_t types = 0, requests = 0, n;
+	hwc2_layer_t layers[LAYERS];
+	int32_t values[LAYERS], dreq = 0;
+	int64_t v1[LAYERS], v2[LAYERS];
+	hwc_client_target_property_t prop;
+	int32_t e = FN(VALIDATE_DISPLAY)(dev, FAKE_DISPLAY, &types, &requests);
+
+	begin(&l, HWC2_FUNCTION_VALIDATE_DISPLAY, false, 0, e);
+	calllog_add(&l, " types=%u requests=%u", types, requests);
+	emit(&l);
+
+	/* the composer service always collects both lists, count then fill */
+	n = 0;
+	e = FN(GET_CHANGED_COMPOSITION_TYPES)(dev, FAKE_DISPLAY, &n, NULL, NULL);
+	begin(&l, HWC2_FUNCTION_GET_CHANGED_COMPOSITION_TYPES, false, 0, e);
+	calllog_list(&l, "layers", NULL, 0);
+	calllog_list(&l, "types", NULL, 0);
+	emit(&l);
+	if (n) {
+		n = n < LAYERS ? n : LAYERS;
+		e = FN(GET_CHANGED_COMPOSITION_TYPES)(dev, FAKE_DISPLAY, &n, layers, values);
+		for (uint32_t i = 0; i < n; i++) {
+			v1[i] = (int64_t)layers[i];
+			v2[i] = values[i];
+		}
+		begin(&l, HWC2_FUNCTION_GET_CHANGED_COMPOSITION_TYPES, false, 0, e);
+		calllog_list(&l, "layers", v1, n);
+		calllog_list(&l, "types", v2, n);
+		emit(&l);
+	}
+
+	n = 0;
+	e = FN(GET_DISPLAY_REQUESTS)(dev, FAKE_DISPLAY, &dreq, &n, NULL, NULL);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_REQUESTS, false, 0, e);
+	calllog_add(&l, " dreq=%d", dreq);
+	calllog_list(&l, "layers", NULL, 0);
+	calllog_list(&l, "lreq", NULL, 0);
+	emit(&l);
+	if (n) {
+		n = n < LAYERS ? n : LAYERS;
+		e = FN(GET_DISPLAY_REQUESTS)(dev, FAKE_DISPLAY, &dreq, &n, layers, values);
+		for (uint32_t i = 0; i < n; i++) {
+			v1[i] = (int64_t)layers[i];
+			v2[i] = values[i];
+		}
+		begin(&l, HWC2_FUNCTION_GET_DISPLAY_REQUESTS, false, 0, e);
+		calllog_add(&l, " dreq=%d", dreq);
+		calllog_list(&l, "layers", v1, n);
+		calllog_list(&l, "lreq", v2, n);
+		emit(&l);
+	}
+
+	e = FN(GET_CLIENT_TARGET_PROPERTY)(dev, FAKE_DISPLAY, &prop);
+	begin(&l, HWC2_FUNCTION_GET_CLIENT_TARGET_PROPERTY, false, 0, e);
+	calllog_add(&l, " fmt=%d ds=%d", prop.pixelFormat, prop.dataspace);
+	emit(&l);
+
+	if (types) {
+		e = FN(ACCEPT_DISPLAY_CHANGES)(dev, FAKE_DISPLAY);
+		begin(&l, HWC2_FUNCTION_ACCEPT_DISPLAY_CHANGES, false, 0, e);
+		emit(&l);
+	}
+}
+
+static void set_client_target(struct buffer *t, hwc_rect_t damage)
+{
+	struct calllog_line l;
+	int fence = acquire_fence();
+	int32_t r[1][4];
+	int32_t e = FN(SET_CLIENT_TARGET)(dev, FAKE_DISPLAY, t->handle, fence, HAL_DATASPACE_V0_SRGB,
+		(hwc_region_t){ 1, &damage });
+
+	close(fence);
+	begin(&l, HWC2_FUNCTION_SET_CLIENT_TARGET, false, 0, e);
+	calllog_add(&l, " buf=%llu fence=1 ds=%d", (unsigned long long)t->ino, HAL_DATASPACE_V0_SRGB);
+	rects_of(r, &damage, 1);
+	calllog_rects(&l, "damage", (const int32_t (*)[4])r, 1);
+	hash_part(&l, t);
+	emit(&l);
+}
+
+static void present(void)
+{
+	struct calllog_line l;
+	int32_t fence = -1, fences[LAYERS];
+	hwc2_layer_t layers[LAYERS];
+	int64_t v[LAYERS];
+	uint32_t n = 0, nonzero = 0;
+	int32_t e = FN(PRESENT_DISPLAY)(dev, FAKE_DISPLAY, &fence);
+
+	begin(&l, HWC2_FUNCTION_PRESENT_DISPLAY, false, 0, e);
+	calllog_add(&l, " fence=%d", fence >= 0);
+	emit(&l);
+	if (fence >= 0) {
+		close(fence);
+	}
+	e = FN(GET_RELEASE_FENCES)(dev, FAKE_DISPLAY, &n, NULL, NULL);
+	begin(&l, HWC2_FUNCTION_GET_RELEASE_FENCES, false, 0, e);
+	calllog_list(&l, "layers", NULL, 0);
+	calllog_add(&l, " fences=0");
+	emit(&l);
+	n = n < LAYERS ? n : LAYERS;
+	e = FN(GET_RELEASE_FENCES)(dev, FAKE_DISPLAY, &n, layers, fences);
+	for (uint32_t i = 0; i < n; i++) {
+		v[i] = (int64_t)layers[i];
+		if (fences[i] >= 0) {
+			nonzero++;
+			close(fences[i]);
+		}
+	}
+	begin(&l, HWC2_FUNCTION_GET_RELEASE_FENCES, false, 0, e);
+	calllog_list(&l, "layers", v, n);
+	calllog_add(&l, " fences=%u", nonzero);
+	emit(&l);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void write_control(const char *path, const char *what)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror("hwc2-client: control file");
+		exit(2);
+	}
+	fprintf(f, "%s\n", what);
+	fclose(f);
+}
+
+static void parse_pair(const char *s, int *a, int *b)
+{
+	if (sscanf(s, "%d,%d", a, b) != 2) {
+		fprintf(stderr, "hwc2-client: expected A,B: %s\n", s);
+		exit(2);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *module = NULL, *log_path = NULL, *control = NULL;
+	int frames = 8, sig_a = -1, sig_b = -1, ctl_a = -1, ctl_b = -1;
+	struct layer layers[LAYERS] = { 0 };
+	struct buffer target[CT_BUFFERS];
+	const struct hw_module_t *hmi;
+	struct calllog_line l;
+	hwc2_function_pointer_t vendor;
+	void *handle;
+	uint32_t ncaps = 0;
+	int32_t e;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--module") == 0 && i + 1 < argc) {
+			module = argv[++i];
+		} else if (strcmp(argv[i], "--log") == 0 && i + 1 < argc) {
+			log_path = argv[++i];
+		} else if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) {
+			frames = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--signal-at") == 0 && i + 1 < argc) {
+			parse_pair(argv[++i], &sig_a, &sig_b);
+		} else if (strcmp(argv[i], "--control") == 0 && i + 1 < argc) {
+			control = argv[++i];
+		} else if (strcmp(argv[i], "--control-at") == 0 && i + 1 < argc) {
+			parse_pair(argv[++i], &ctl_a, &ctl_b);
+		} else {
+			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
+				"[--signal-at A,B] [--control FILE --control-at A,B]\n");
+			return 2;
+		}
+	}
+	if (!module || !log_path || frames < 1 || frames > 100) {
+		fprintf(stderr, "hwc2-client: --module and --log are required\n");
+		return 2;
+	}
+	log_file = fopen(log_path, "w");
+	if (!log_file) {
+		perror("hwc2-client: log");
+		return 2;
+	}
+
+	/* what libhardware's hw_get_module does */
+	handle = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+	hmi = handle ? dlsym(handle, HAL_MODULE_INFO_SYM_AS_STR) : NULL;
+	if (!hmi || hmi->tag != HARDWARE_MODULE_TAG || strcmp(hmi->id, HWC_HARDWARE_MODULE_ID) != 0) {
+		fprintf(stderr, "hwc2-client: %s: not an hwcomposer module (%s)\n", module, dlerror());
+		return 2;
+	}
+	if (hwc2_open(hmi, &dev) != 0) {
+		fprintf(stderr, "hwc2-client: cannot open the composer device\n");
+		return 2;
+	}
+	dev->getCapabilities(dev, &ncaps, NULL);
+
+	/* a descriptor the recorder does not know is still reachable, on the real device */
+	vendor = dev->getFunction(dev, FAKE_VENDOR_DESCRIPTOR);
+	if (vendor) {
+		int32_t (*ping)(hwc2_device_t *, int32_t);
+
+		memcpy(&ping, &vendor, sizeof(ping));
+		if (ping(dev, 41) != 42) {
+			fprintf(stderr, "hwc2-client: the vendor function misbehaved\n");
+			return 1;
+		}
+		calllog_begin(&l, FAKE_VENDOR_DESCRIPTOR, false, 0, false, 0, 0);
+		calllog_add(&l, " desc=%d", FAKE_VENDOR_DESCRIPTOR);
+		emit(&l);
+	}
+
+	register_callbacks();
+	if (!atomic_load(&connected)) {
+		fprintf(stderr, "hwc2-client: no hotplug for the display\n");
+		return 1;
+	}
+	query_display();
+	device_level_calls();
+	set_display_value(HWC2_FUNCTION_SET_POWER_MODE, HWC2_POWER_MODE_ON);
+	set_display_value(HWC2_FUNCTION_SET_VSYNC_ENABLED, HWC2_VSYNC_ENABLE);
+	set_display_value(HWC2_FUNCTION_SET_ACTIVE_CONFIG, 1);
+	{
+		static const float identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+
+		e = FN(SET_COLOR_MODE)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE);
+		begin(&l, HWC2_FUNCTION_SET_COLOR_MODE, false, 0, e);
+		calllog_add(&l, " mode=%d intent=-", HAL_COLOR_MODE_NATIVE);
+		emit(&l);
+		e = FN(SET_COLOR_TRANSFORM)(dev, FAKE_DISPLAY, identity, HAL_COLOR_TRANSFORM_IDENTITY);
+		begin(&l, HWC2_FUNCTION_SET_COLOR_TRANSFORM, false, 0, e);
+		calllog_add(&l, " m=1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1 hint=%d", HAL_COLOR_TRANSFORM_IDENTITY);
+		emit(&l);
+	}
+
+	for (int i = 0; i < LAYERS; i++) {
+		e = FN(CREATE_LAYER)(dev, FAKE_DISPLAY, &layers[i].id);
+		calllog_begin(&l, HWC2_FUNCTION_CREATE_LAYER, true, FAKE_DISPLAY, false, 0, e);
+		calllog_add(&l, " v=%llu", (unsigned long long)layers[i].id);
+		emit(&l);
+	}
+	/* 0 background, 1 translucent app (-> CLIENT), 2 cursor, 3 solid colour */
+	layers[0].type = HWC2_COMPOSITION_DEVICE;
+	layers[0].alpha = 1.0f;
+	layers[1].type = HWC2_COMPOSITION_DEVICE;
+	layers[1].alpha = 0.5f;
+	layers[1].frame = (hwc_rect_t){ 100, 200, 500, 500 };
+	layers[2].type = HWC2_COMPOSITION_CURSOR;
+	layers[2].alpha = 1.0f;
+	layers[3].type = HWC2_COMPOSITION_SOLID_COLOR;
+	layers[3].alpha = 1.0f;
+	for (int k = 0; k < 2; k++) {
+		buffer_create(&layers[0].buf[k], 540, 1200, 540 * 4 + 64, 0);
+		buffer_create(&layers[1].buf[k], 400, 300, 400 * 4, 4096);
+		buffer_create(&layers[2].buf[k], 64, 64, 64 * 4, 0);
+		draw_cursor(&layers[2].buf[k]);
+	}
+	for (int k = 0; k < CT_BUFFERS; k++) {
+		buffer_create(&target[k], FAKE_WIDTH, FAKE_HEIGHT, FAKE_WIDTH * 4, 0);
+	}
+	layer_setup(&layers[0], (hwc_rect_t){ 0, 0, FAKE_WIDTH, FAKE_HEIGHT },
+		(hwc_frect_t){ 0, 0, 540, 1200 }, 0);
+	layer_setup(&layers[1], layers[1].frame, (hwc_frect_t){ 0, 0, 400, 300 }, 2);
+	layer_setup(&layers[2], (hwc_rect_t){ 10, 10, 74, 74 }, (hwc_frect_t){ 0, 0, 64, 64 }, 3);
+	layer_setup(&layers[3], (hwc_rect_t){ 0, 2000, FAKE_WIDTH, FAKE_HEIGHT },
+		(hwc_frect_t){ 0, 0, 0, 0 }, 1);
+	e = FN(SET_LAYER_COLOR)(dev, FAKE_DISPLAY, layers[3].id, (hwc_color_t){ 10, 20, 30, 255 });
+	begin(&l, HWC2_FUNCTION_SET_LAYER_COLOR, true, layers[3].id, e);
+	calllog_add(&l, " rgba=%08x", 10u | 20u << 8 | 30u << 16 | 255u << 24);
+	emit(&l);
+
+	for (int f = 0; f < frames; f++) {
+		struct buffer *bg = &layers[0].buf[f % 2], *app = &layers[1].buf[f % 2];
+		hwc_rect_t prev = square_at(f > 0 ? f - 1 : 0), cur = square_at(f);
+		hwc_rect_t full_bg = { 0, 0, 540, 1200 }, full_app = { 0, 0, 400, 300 };
+		hwc_rect_t full_cursor = { 0, 0, 64, 64 };
+		hwc_rect_t none = { 0, 0, 0, 0 };
+		hwc_rect_t moved[2] = { prev, cur };
+
+		if (f == sig_a || f == sig_b) {
+			raise(SIGUSR2);
+			sleep_ms(100);
+		}
+		if (control && (f == ctl_a || f == ctl_b)) {
+			write_control(control, f == ctl_a ? "start" : "stop");
+			sleep_ms(500);
+		}
+		draw_background(bg, f);
+		draw_app(app, f);
+		set_layer_buffer(&layers[0], bg, f % 3 != 2);
+		if (f == 0) {
+			set_damage(&layers[0], &full_bg, 1);
+		} else if (f == 3) {
+			set_damage(&layers[0], NULL, 0);	/* no rects: the whole layer */
+		} else {
+			set_damage(&layers[0], moved, 2);
+		}
+		set_layer_buffer(&layers[1], app, true);
+		set_damage(&layers[1], &full_app, 1);
+		if (f == 0 || f == 4) {
+			set_layer_buffer(&layers[2], &layers[2].buf[f == 0 ? 0 : 1], false);
+			set_damage(&layers[2], f == 0 ? &full_cursor : &none, 1);
+		}
+		e = FN(SET_CURSOR_POSITION)(dev, FAKE_DISPLAY, layers[2].id, 10 + f, 10 + 2 * f);
+		begin(&l, HWC2_FUNCTION_SET_CURSOR_POSITION, true, layers[2].id, e);
+		calllog_add(&l, " x=%d y=%d", 10 + f, 10 + 2 * f);
+		emit(&l);
+
+		validate();
+		draw_target(&target[f % CT_BUFFERS], app, layers[1].frame);
+		set_client_target(&target[f % CT_BUFFERS], layers[1].frame);
+		present();
+		sleep_ms(5);
+	}
+
+	set_display_value(HWC2_FUNCTION_SET_VSYNC_ENABLED, HWC2_VSYNC_DISABLE);
+	for (int i = 0; i < LAYERS; i++) {
+		e = FN(DESTROY_LAYER)(dev, FAKE_DISPLAY, layers[i].id);
+		begin(&l, HWC2_FUNCTION_DESTROY_LAYER, true, layers[i].id, e);
+		emit(&l);
+	}
+	set_display_value(HWC2_FUNCTION_SET_POWER_MODE, HWC2_POWER_MODE_OFF);
+	fprintf(log_file, "# callbacks %d %d %d\n", atomic_load(&hotplugs), atomic_load(&refreshes),
+		atomic_load(&vsyncs));
+	fclose(log_file);
+	log_file = NULL;
+	if (hwc2_close(dev) != 0) {
+		fprintf(stderr, "hwc2-client: close failed\n");
+		return 1;
+	}
+	for (int i = 0; i < 3; i++) {
+		buffer_destroy(&layers[i].buf[0]);
+		buffer_destroy(&layers[i].buf[1]);
+	}
+	for (int k = 0; k < CT_BUFFERS; k++) {
+		buffer_destroy(&target[k]);
+	}
+	return 0;
+}

@@ -1,0 +1,89 @@
+#!/bin/sh
+# The LTTng-UST provider hwc2 (recorder/hwc2_tp.h): a private session daemon
+# with its own LTTNG_HOME, a session enabling hwc2:*, the test client
+# through libhwc-record.so, then babeltrace2: one call_entry and one
+# call_exit per call the client logged, a present and a validate per frame,
+# fence_signal events when the file trace runs too. Skips (77) without the
+# LTTng tools. Root's session daemon is the system-wide one (/var/run/lttng),
+# so as root everything runs as nobody to keep the daemon private.
+# Env: HWCT_TEST_CLIENT, HWCT_TEST_FAKE, HWCT_TEST_RECORDER (meson).
+set -u
+
+for p in lttng lttng-sessiond babeltrace2; do
+	command -v "$p" >/dev/null 2>&1 || { echo "$p missing: skipped"; exit 77; }
+done
+as=""
+tmp=$(mktemp -d /tmp/hwct-lttng-XXXXXX) || exit 2
+if [ "$(id -u)" = 0 ]; then
+	command -v setpriv >/dev/null 2>&1 || { echo "setpriv missing: skipped"; rm -rf "$tmp"; exit 77; }
+	chown nobody:nogroup "$tmp" || exit 2
+	as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
+fi
+chmod 755 "$tmp"
+
+run() {
+	$as env LTTNG_HOME="$tmp" "$@"
+}
+
+cleanup() {
+	pidfile="$tmp/.lttng/lttng-sessiond.pid"
+	if [ -f "$pidfile" ]; then
+		kill "$(cat "$pidfile")" 2>/dev/null
+		sleep 1
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+run lttng-sessiond --daemonize >"$tmp/sessiond.log" 2>&1 || {
+	echo "cannot start a session daemon: skipped"; cat "$tmp/sessiond.log"; exit 77; }
+
+# $1: session name, $2: HWCT_OUTPUT
+record() {
+	run lttng create "$1" --output="$tmp/$1" >/dev/null || fail "lttng create"
+	run lttng enable-event -u 'hwc2:*' >/dev/null || fail "lttng enable-event"
+	run lttng start >/dev/null || fail "lttng start"
+	run env HWCT_REAL_MODULE="$HWCT_TEST_FAKE" HWCT_OUTPUT="$2" HWCT_CAPTURE_WAIT_MS=5000 \
+		LTTNG_UST_REGISTER_TIMEOUT=10000 \
+		"$HWCT_TEST_CLIENT" --module "$HWCT_TEST_RECORDER" --log "$tmp/$1.log" \
+		|| fail "client ($1)"
+	run lttng stop >/dev/null || fail "lttng stop"
+	run lttng destroy >/dev/null || fail "lttng destroy"
+	babeltrace2 "$tmp/$1" >"$tmp/$1.txt" 2>"$tmp/$1.err" || fail "babeltrace2: $(cat "$tmp/$1.err")"
+}
+
+# $1: session name, $2: whether fence_signal events are expected
+check() {
+	# FUNCTION_100 is the fake's vendor function: handed out unwrapped, its calls are not seen
+	calls=$(grep -v '^#' "$tmp/$1.log" | grep -vc '^FUNCTION_')
+	entries=$(grep -c 'hwc2:call_entry:' "$tmp/$1.txt")
+	exits=$(grep -c 'hwc2:call_exit:' "$tmp/$1.txt")
+	presents=$(grep -c 'hwc2:present:' "$tmp/$1.txt")
+	validates=$(grep -c 'hwc2:validate:' "$tmp/$1.txt")
+	fences=$(grep -c 'hwc2:fence_signal:' "$tmp/$1.txt")
+	echo "$1: $calls calls; call_entry $entries, call_exit $exits, present $presents," \
+		"validate $validates, fence_signal $fences"
+	[ "$calls" -gt 0 ] || fail "$1: the client logged no calls"
+	[ "$entries" = "$calls" ] || fail "$1: $entries call_entry events for $calls calls"
+	[ "$exits" = "$calls" ] || fail "$1: $exits call_exit events for $calls calls"
+	[ "$presents" = 8 ] || fail "$1: $presents present events for 8 frames"
+	[ "$validates" = 8 ] || fail "$1: $validates validate events for 8 frames"
+	grep 'hwc2:validate:' "$tmp/$1.txt" | head -1 | grep -q 'client = 1' ||
+		fail "$1: the first validate does not count the client layer"
+	if [ "$2" = yes ]; then
+		[ "$fences" -gt 0 ] || fail "$1: no fence_signal events"
+	fi
+}
+
+mkdir "$tmp/out" && chmod 777 "$tmp/out"
+record alone none
+check alone no
+record with-file "$tmp/out"
+check with-file yes
+ls "$tmp/out"/hwctrace-*.zst >/dev/null 2>&1 || fail "no trace file beside the LTTng session"
+echo "ok"
