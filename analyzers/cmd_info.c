@@ -103,7 +103,7 @@ static void print_display(FILE *f, const struct info_display *d)
 {
 	const Hwct__Display *x = d->display;
 
-	fprintf(f, "  %-4" PRIu64, d->id);
+	fprintf(f, "  %-4" PRIu64 " ", d->id);
 	if (!x) {
 		fprintf(f, "(no Display record)  frames %" PRIu64 "\n", d->frames);
 		return;
