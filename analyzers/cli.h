@@ -38,6 +38,7 @@ extern const struct cli_command cmd_diff;
 extern const struct cli_command cmd_export;
 extern const struct cli_command cmd_extract;
 extern const struct cli_command cmd_trim;
+extern const struct cli_command cmd_import_winscope;
 
 /* An option a command accepts. */
 struct cli_option {

@@ -18,6 +18,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_export,
 	&cmd_extract,
 	&cmd_trim,
+	&cmd_import_winscope,
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

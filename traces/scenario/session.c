@@ -228,7 +228,7 @@ struct session *session_create(struct hwct_writer *w, const struct session_confi
 	}
 	s->w = w;
 	s->cfg = *cfg;
-	s->now = BOOT_NS;
+	s->now = cfg->start_ns ? cfg->start_ns : BOOT_NS;
 	s->next_fence = 1;
 	s->next_layer = 1;
 	s->next_buffer = 1001;
@@ -332,6 +332,16 @@ void session_layer_destroy(struct session *s, struct session_layer *l)
 	}
 	session_call(s, &c, HWC2_FUNCTION_DESTROY_LAYER, l->id, HWC2_ERROR_NONE, 8000);
 	layer_free(l);
+}
+
+void session_layer_set_image(struct session_layer *l, struct pattern_image *image)
+{
+	pattern_image_destroy(l->image);
+	l->image = image;
+	for (unsigned i = 0; i < SESSION_QUEUE_DEPTH; i++) {
+		l->announced[i] = false;
+	}
+	l->has_content = false;	/* the next buffer is stored whole */
 }
 
 int session_layer_queue(struct session_layer *l, const struct hwct_rect *rects, size_t count)

@@ -24,6 +24,7 @@
 #include "pattern.h"
 
 #define SESSION_QUEUE_DEPTH 3	/* buffers per layer (a triple-buffered BufferQueue) */
+#define SESSION_WAKEUP_NS 1000000u	/* SurfaceFlinger starts a frame 1 ms after its vsync */
 
 struct session;
 
@@ -34,6 +35,11 @@ struct session_config {
 	int32_t dpi;			/* dots per 1000 inches */
 	struct device_rules device;
 	const char *note;		/* what the scenario shows, appended to the Note record */
+	/* imports (NULL/false for scenarios): */
+	const Hwct__Environment *environment;	/* written instead of the scenario's own; borrowed */
+	bool note_replaces;		/* note is the Note's whole text */
+	const char *display_name;	/* Display.name and GET_DISPLAY_NAME; NULL: "scenario-panel" */
+	uint64_t start_ns;		/* when the boot-time calls start; 0: 100 us */
 };
 
 /* What the client sets on a layer; the session sends what changed. */
@@ -53,6 +59,11 @@ struct session_layer {
 	/* set by the scenario, read at each session_frame() */
 	struct session_layer_props props;
 	struct pattern_image *image;	/* content the app draws into; NULL for SOLID_COLOR; owned */
+	/*
+	 * The decision a real device made for this layer (imports), taken
+	 * instead of the device rule's; HWC2_COMPOSITION_INVALID (0): the rule.
+	 */
+	int32_t recorded_type;
 
 	/* the session's */
 	uint64_t id;			/* hwc2_layer_t from CREATE_LAYER */
@@ -108,6 +119,13 @@ struct session_layer *session_layer_create(struct session *s, const char *name,
 void session_layer_destroy(struct session *s, struct session_layer *l);
 
 /*
+ * The layer's buffers are reallocated with another size or format: image
+ * (not NULL) replaces l->image, which is freed; their Buffer records are
+ * written again. Queue a whole-buffer update after it.
+ */
+void session_layer_set_image(struct session_layer *l, struct pattern_image *image);
+
+/*
  * The app queued a new buffer this frame whose content is l->image as it
  * is now: rects (count 0 = the whole buffer) say what changed since the
  * previous buffer. Returns 0 or -ENOMEM.
@@ -120,6 +138,14 @@ int session_layer_queue(struct session_layer *l, const struct hwct_rect *rects, 
  * Returns 0 or -errno (sticky: later calls return it too).
  */
 int session_frame(struct session *s);
+
+/*
+ * session_frame() for the vsync at vsync_ns (CLOCK_MONOTONIC) instead of the
+ * next one of the synthetic clock; the frame's calls start SESSION_WAKEUP_NS
+ * after it. A vsync earlier than the end of the previous frame is moved to
+ * it. Returns 0 or -errno (sticky).
+ */
+int session_frame_at(struct session *s, uint64_t vsync_ns);
 
 /* Display frames presented so far (the next FrameEnd.frame). */
 uint64_t session_frame_count(const struct session *s);

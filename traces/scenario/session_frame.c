@@ -8,7 +8,6 @@
 
 #include "session_private.h"
 
-#define SF_WAKEUP_NS 1000000u		/* SurfaceFlinger starts a frame 1 ms after vsync */
 #define VALIDATE_NS 180000u
 #define PRESENT_NS 420000u
 #define SET_NS 2000u
@@ -273,6 +272,9 @@ static int validate(struct session *s, struct session_layer **sorted, size_t cou
 	}
 	device_decide(&s->cfg.device, dl, count, types);
 	for (size_t i = 0; i < count; i++) {
+		if (sorted[i]->recorded_type != HWC2_COMPOSITION_INVALID) {
+			types[i] = sorted[i]->recorded_type;
+		}
 		sorted[i]->final_type = types[i];
 		if (types[i] != dl[i].requested) {
 			changed_layers[changed] = sorted[i]->id;
@@ -403,9 +405,8 @@ static int vsync_callback(struct session *s, uint64_t vsync)
 	return session_put(s, &rec);
 }
 
-int session_frame(struct session *s)
+static int compose_frame(struct session *s, uint64_t vsync)
 {
-	uint64_t vsync = (s->frame + 1) * (uint64_t)s->cfg.vsync_period_ns;
 	struct session_layer **sorted;
 	size_t count = s->layer_count;
 	int ret;
@@ -420,7 +421,7 @@ int session_frame(struct session *s)
 	memcpy(sorted, s->layers, count * sizeof(*sorted));
 	qsort(sorted, count, sizeof(*sorted), compare_layers);
 	ret = vsync_callback(s, vsync);
-	s->now = vsync + SF_WAKEUP_NS;
+	s->now = vsync + SESSION_WAKEUP_NS;
 	ret = ret ? ret : session_write_fences(s, s->now, false);
 	for (size_t i = 0; i < count && ret == 0; i++) {
 		ret = write_layer(s, sorted[i]);
@@ -435,4 +436,14 @@ int session_frame(struct session *s)
 	free(sorted);
 	s->frame++;
 	return ret < 0 ? session_fail(s, ret) : 0;
+}
+
+int session_frame(struct session *s)
+{
+	return compose_frame(s, (s->frame + 1) * (uint64_t)s->cfg.vsync_period_ns);
+}
+
+int session_frame_at(struct session *s, uint64_t vsync_ns)
+{
+	return compose_frame(s, vsync_ns > s->now ? vsync_ns : s->now);
 }

@@ -1,0 +1,66 @@
+/*
+ * Importer of SurfaceFlinger layer traces (the .pb / .winscope files that
+ * Winscope reads) into hwctrace traces: per trace entry one display frame
+ * of one display, its visible layers in z-order sent as the HWC2 calls
+ * SurfaceFlinger makes (traces/scenario's session), the device's recorded
+ * composition type of each layer as the validate outcome, and synthesized
+ * buffer content (docs/winscope.md).
+ */
+#ifndef HWCT_WINSCOPE_H
+#define HWCT_WINSCOPE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hwct/error.h>
+#include <hwct/writer.h>
+
+struct winscope_options {
+	bool has_display;		/* import DisplayProto.id `display`; else the first physical one */
+	uint64_t display;
+	uint32_t width, height;		/* display size for traces that record none (a lone LayersProto), or 0 */
+	uint32_t max_dimension;		/* largest display or buffer side accepted, pixels */
+	uint64_t max_pixels;		/* largest buffer area accepted, pixels */
+	uint64_t max_input;		/* largest input accepted, bytes */
+	uint32_t max_layers;		/* most LayerProto in one entry */
+};
+
+/* What an import did. */
+struct winscope_report {
+	uint64_t entries;		/* trace entries, one display frame each */
+	uint64_t display_id;		/* DisplayProto.id imported, 0 when the trace has none */
+	char display_name[64];
+	uint32_t width, height;		/* its size, pixels */
+	uint32_t displays_skipped;	/* other displays in the trace (not imported) */
+	bool decisions;			/* some entry carried hwc_composition_type */
+	uint64_t layers_created;	/* CREATE_LAYER calls */
+	uint64_t layers_max;		/* most layers in one display frame */
+	uint64_t decided[8];		/* final decisions by HWC2_COMPOSITION_* (1..7) */
+	uint64_t buffers;		/* distinct buffer contents synthesized */
+	uint64_t formats_substituted;	/* layers whose buffer format was replaced (docs/winscope.md) */
+};
+
+/* Fills opts with the defaults: first physical display, 8192 pixels a side, 64 Mi pixels, 1 GiB, 20000 layers. */
+void winscope_options_init(struct winscope_options *opts);
+
+/*
+ * Converts the layer trace in data (size bytes, borrowed; name is used in
+ * messages) into w (borrowed, not closed). The whole input is parsed and
+ * checked before the first record is written. opts and rep may be NULL.
+ * Returns 0, or -errno with *err (may be NULL) naming the input, the byte
+ * offset and the entry: -EINVAL malformed or implausible input, -ENOMEM, or
+ * the writer's error.
+ */
+int winscope_import(const void *data, size_t size, const char *name, struct hwct_writer *w,
+	const struct winscope_options *opts, struct winscope_report *rep, struct hwct_error *err);
+
+/*
+ * Reads in_path and writes the trace to out_path through a temporary file
+ * in out_path's directory, renamed over out_path once complete (removed on
+ * failure). Returns 0 or -errno with *err filled, as winscope_import().
+ */
+int winscope_import_file(const char *in_path, const char *out_path, const struct winscope_options *opts,
+	struct winscope_report *rep, struct hwct_error *err);
+
+#endif

@@ -1,0 +1,58 @@
+/*
+ * libFuzzer target for the layer-trace importer (analyzers/winscope/): any
+ * input is parsed, checked and, when it passes, converted into a trace
+ * written to /dev/null. It must end in a clean result or error, never a
+ * crash, a leak or undefined behaviour. Limits are lower than the command's
+ * so an input costs milliseconds, not seconds (the fixtures still pass).
+ */
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <hwct/log.h>
+#include <hwct/writer.h>
+
+#include "winscope.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void quiet(enum hwct_log_priority prio, const char *msg, void *user)
+{
+	(void)prio;
+	(void)msg;
+	(void)user;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct winscope_options opts;
+	struct hwct_writer_options wo;
+	struct hwct_error err;
+	struct hwct_writer *w;
+	int fd;
+
+	hwct_log_set_handler(quiet, NULL);
+	winscope_options_init(&opts);
+	opts.max_dimension = 4096;
+	opts.max_pixels = 4u << 20;	/* a 1080x2400 fixture buffer fits */
+	opts.max_input = 8u << 20;
+	opts.max_layers = 4096;
+	hwct_writer_options_init(&wo);
+	wo.record_level = 1;
+	wo.pixel_level = 1;
+	wo.workers = 1;
+	wo.memory_budget = 64u << 20;
+	fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		return 0;
+	}
+	w = hwct_writer_create_fd(fd, &wo);
+	if (!w) {
+		close(fd);
+		return 0;
+	}
+	winscope_import(data, size, "fuzz-input", w, &opts, NULL, &err);
+	hwct_writer_close(w);
+	return 0;
+}

@@ -1,0 +1,130 @@
+/* Scratch files and child processes (testlib.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+static char dir[256];
+
+static void remove_dir(void)
+{
+	char cmd[300];
+
+	if (dir[0]) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+		if (system(cmd) != 0) {
+			fprintf(stderr, "could not remove %s\n", dir);
+		}
+	}
+}
+
+const char *test_dir(void)
+{
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/hwct-winscope-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		CHECK_MSG(mkdtemp(dir), "mkdtemp: %s", strerror(errno));
+		atexit(remove_dir);
+	}
+	return dir;
+}
+
+char *test_path(const char *name)
+{
+	size_t n = strlen(test_dir()) + strlen(name) + 2;
+	char *p = malloc(n);
+
+	CHECK(p);
+	snprintf(p, n, "%s/%s", test_dir(), name);
+	return p;	/* small and few: the test's lifetime */
+}
+
+uint8_t *test_read_file(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *data = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f) {
+		return NULL;
+	}
+	do {
+		if (cap - len < 65536) {
+			cap = cap ? cap * 2 : 1 << 20;
+			data = realloc(data, cap + 1);
+			CHECK(data);
+		}
+		n = fread(data + len, 1, cap - len, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	data[len] = 0;
+	*size = len;
+	return data;
+}
+
+void test_write_file(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	CHECK_MSG(f, "%s: %s", path, strerror(errno));
+	CHECK(fwrite(data, 1, size, f) == size);
+	CHECK(fclose(f) == 0);
+}
+
+bool test_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+static char *slurp(const char *path)
+{
+	size_t size;
+	char *s = (char *)test_read_file(path, &size);
+
+	return s ? s : calloc(1, 1);
+}
+
+void test_run(struct test_run *run, const char *const *argv)
+{
+	char *out = test_path("run.out"), *err = test_path("run.err");
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	CHECK_MSG(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) {
+			_exit(126);
+		}
+		execv(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid);
+	run->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	run->out = slurp(out);
+	run->err = slurp(err);
+	free(out);
+	free(err);
+}
+
+void test_run_finish(struct test_run *run)
+{
+	free(run->out);
+	free(run->err);
+	run->out = run->err = NULL;
+}

@@ -1,0 +1,42 @@
+/* Checks, a scratch directory and running programs for the winscope tests. */
+#ifndef HWCT_TESTS_WINSCOPE_TESTLIB_H
+#define HWCT_TESTS_WINSCOPE_TESTLIB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define TEST_SKIP 77		/* meson: skipped */
+
+#define CHECK_MSG(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		exit(1); \
+	} \
+} while (0)
+
+#define CHECK(cond) CHECK_MSG(cond, "%s", "")
+
+/* A fresh scratch directory, removed at exit; test_path() names a file in it (static buffer per call slot). */
+const char *test_dir(void);
+char *test_path(const char *name);
+
+/* The whole file, NUL-terminated past size; NULL when unreadable. Caller frees. */
+uint8_t *test_read_file(const char *path, size_t *size);
+void test_write_file(const char *path, const void *data, size_t size);
+bool test_exists(const char *path);
+
+/* Runs argv (NULL-terminated) with stdout and stderr captured. */
+struct test_run {
+	int status;			/* exit status; 128 + signal when killed */
+	char *out, *err;		/* owned, NUL-terminated */
+};
+
+void test_run(struct test_run *run, const char *const *argv);
+void test_run_finish(struct test_run *run);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * Tests of `hwc-trace import-winscope` over the real layer traces in
+ * tests/data/winscope/: one meson test per (case, fixture).
+ *
+ *   winscope-test CASE HWC_TRACE FIXTURE [HWC_REPLAY BOARD]
+ *
+ * Facts are read from the fixture by fixture.c's own wire reader and from
+ * the output with the hwctrace reader, then compared.
+ */
+#include <hardware/hwcomposer2.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "outtrace.h"
+#include "testlib.h"
+
+struct ctx {
+	const char *hwc_trace, *fixture, *replay, *board;
+	struct fixture fx;
+};
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static void import(const struct ctx *c, const char *in, const char *out, struct test_run *run)
+{
+	const char *argv[] = { c->hwc_trace, "import-winscope", in, out, NULL };
+
+	test_run(run, argv);
+}
+
+/* An import that must fail with a message naming `in` (and an offset when offset is set). */
+static void expect_failure(const struct ctx *c, const char *in, bool offset, const char *what)
+{
+	char *out = test_path("failed.zst");
+	struct test_run run;
+
+	import(c, in, out, &run);
+	CHECK_MSG(run.status == 1, "%s: exit status %d, stderr: %s", what, run.status, run.err);
+	CHECK_MSG(strstr(run.err, in), "%s: the message does not name the input: %s", what, run.err);
+	CHECK_MSG(!offset || strstr(run.err, "offset"), "%s: the message has no offset: %s", what, run.err);
+	CHECK_MSG(!test_exists(out), "%s: an output was left behind", what);
+	test_run_finish(&run);
+	free(out);
+}
+
+static void check_decisions(const struct fixture_entry *e, const struct out_frame *f, size_t index)
+{
+	int32_t expected[FIXTURE_MAX_DECIDED];
+
+	memcpy(expected, e->decided, e->decided_count * sizeof(expected[0]));
+	for (size_t i = 1; i < e->decided_count; i++) {	/* insertion sort, few */
+		for (size_t k = i; k > 0 && expected[k - 1] > expected[k]; k--) {
+			int32_t t = expected[k];
+
+			expected[k] = expected[k - 1];
+			expected[k - 1] = t;
+		}
+	}
+	CHECK_MSG(f->count == e->decided_count, "entry %zu: %zu layers with hwc_composition_type, frame has %zu",
+		index, e->decided_count, f->count);
+	for (size_t i = 0; i < f->count; i++) {
+		CHECK_MSG(f->types[i] == expected[i], "entry %zu: decision %zu is %d, the trace says %d", index, i,
+			f->types[i], expected[i]);
+	}
+}
+
+/* The checks of one imported trace against the fixture's facts. */
+static void check_output(const struct ctx *c, const char *out, size_t entries, const struct fixture_entry *first)
+{
+	struct out_trace t;
+	char source[160];
+
+	out_trace_load(&t, out);
+	CHECK_MSG(t.count == entries, "%zu FrameEnd records for %zu entries", t.count, entries);
+	CHECK_MSG(t.width == c->fx.width && t.height == c->fx.height, "display %dx%d, the trace says %dx%d",
+		t.width, t.height, c->fx.width, c->fx.height);
+	snprintf(source, sizeof(source), "import-winscope:%s", base_name(c->fixture));
+	CHECK_MSG(strcmp(t.source, source) == 0, "Environment.source '%s'", t.source);
+	CHECK(t.note);
+	CHECK_MSG(t.buffers_set > 0 && t.buffers_synthetic == t.buffers_set, "%zu of %zu buffers synthetic",
+		t.buffers_synthetic, t.buffers_set);
+	for (size_t i = 0; i < t.count; i++) {
+		const struct fixture_entry *e = first ? &first[i] : NULL;
+
+		CHECK_MSG(t.frames[i].count > 0, "frame %zu has no layers", i);
+		CHECK_MSG(i == 0 || t.frames[i].t_ns > t.frames[i - 1].t_ns, "frame %zu goes back in time", i);
+		if (e && e->decided_count) {
+			check_decisions(e, &t.frames[i], i);
+		} else {
+			/* no decisions recorded: every layer is composed as requested */
+			for (size_t k = 0; k < t.frames[i].count; k++) {
+				CHECK(t.frames[i].types[k] == HWC2_COMPOSITION_DEVICE ||
+					t.frames[i].types[k] == HWC2_COMPOSITION_SOLID_COLOR);
+			}
+		}
+	}
+	out_trace_finish(&t);
+}
+
+static int case_import(struct ctx *c)
+{
+	char *out = test_path("out.zst");
+	size_t decided = 0;
+	struct test_run run;
+
+	import(c, c->fixture, out, &run);
+	CHECK_MSG(run.status == 0, "exit status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	check_output(c, out, c->fx.count, c->fx.entries);
+	for (size_t i = 0; i < c->fx.count; i++) {
+		decided += c->fx.entries[i].decided_count;
+	}
+	printf("%s: %zu entries, %zu recorded decisions, display %dx%d: as imported\n", base_name(c->fixture),
+		c->fx.count, decided, c->fx.width, c->fx.height);
+	free(out);
+	return 0;
+}
+
+static int case_replay(struct ctx *c)
+{
+	char *out = test_path("out.zst");
+	struct test_run run;
+
+	if (!c->replay || !*c->replay) {
+		printf("hwc-replay is not built: skipped\n");
+		return TEST_SKIP;
+	}
+	import(c, c->fixture, out, &run);
+	CHECK_MSG(run.status == 0, "import: exit status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	{
+		const char *argv[] = { c->replay, out, "--profile", c->board, "--quiet", NULL };
+
+		test_run(&run, argv);
+	}
+	CHECK_MSG(run.status == 0, "hwc-replay: exit status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	free(out);
+	return 0;
+}
+
+/* Writes the first `size` bytes of the fixture, or a copy with byte `flip` xor-ed, to a scratch file. */
+static char *variant(const struct ctx *c, const char *name, size_t size, size_t flip, uint8_t mask)
+{
+	char *path = test_path(name);
+	uint8_t *copy = malloc(c->fx.size);
+
+	CHECK(copy);
+	memcpy(copy, c->fx.data, c->fx.size);
+	if (flip < c->fx.size) {
+		copy[flip] ^= mask;
+	}
+	test_write_file(path, copy, size);
+	free(copy);
+	return path;
+}
+
+static int case_truncated(struct ctx *c)
+{
+	const struct fixture_entry *first = &c->fx.entries[0], *last = &c->fx.entries[c->fx.count - 1];
+	const size_t cuts[] = {
+		5,					/* inside the magic */
+		first->key_offset + 2,			/* inside the first entry's length */
+		first->offset + first->size / 2,
+		last->offset + last->size / 2,
+		c->fx.size - 1,
+	};
+
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		char name[64], what[96];
+		char *in;
+
+		snprintf(name, sizeof(name), "cut-%zu.pb", cuts[i]);
+		snprintf(what, sizeof(what), "cut at %zu of %zu bytes", cuts[i], c->fx.size);
+		in = variant(c, name, cuts[i], SIZE_MAX, 0);
+		expect_failure(c, in, true, what);
+		free(in);
+	}
+	return 0;
+}
+
+static int case_corrupt(struct ctx *c)
+{
+	const struct fixture_entry *first = &c->fx.entries[0];
+	const struct {
+		size_t offset;
+		uint8_t mask;
+		const char *what;
+	} flips[] = {
+		{ 1, 0x20, "magic" },
+		{ first->key_offset, 0x07, "entry key wire type" },
+		{ first->layers_key, 0x05, "layers key wire type (2 -> 7)" },
+	};
+	uint32_t lcg = 12345;
+
+	for (size_t i = 0; i < sizeof(flips) / sizeof(flips[0]); i++) {
+		char *in = variant(c, "flip.pb", c->fx.size, flips[i].offset, flips[i].mask);
+
+		expect_failure(c, in, true, flips[i].what);
+		free(in);
+	}
+	/* anywhere: never a crash; a clean trace or a clean error */
+	for (unsigned i = 0; i < 40; i++) {
+		char *in, *out = test_path("any.zst");
+		struct test_run run;
+		size_t at;
+
+		lcg = lcg * 1103515245u + 12345u;
+		at = (lcg >> 8) % c->fx.size;
+		in = variant(c, "any.pb", c->fx.size, at, (uint8_t)(1u << (lcg % 8)));
+		import(c, in, out, &run);
+		CHECK_MSG(run.status == 0 || run.status == 1, "byte %zu flipped: exit status %d: %s", at, run.status,
+			run.err);
+		if (run.status == 1) {
+			CHECK_MSG(strstr(run.err, in), "byte %zu flipped: %s", at, run.err);
+		} else {
+			struct out_trace t;
+
+			out_trace_load(&t, out);
+			out_trace_finish(&t);
+		}
+		test_run_finish(&run);
+		remove(out);
+		free(out);
+		free(in);
+	}
+	return 0;
+}
+
+/* A lone entry (a LayersTraceProto) and a lone LayersProto: the shapes of dumps without the file wrapper. */
+static int case_shapes(struct ctx *c)
+{
+	const struct fixture_entry *e = &c->fx.entries[0];
+	const uint8_t *layers = c->fx.data + e->layers_key;
+	char *entry = test_path("entry.pb"), *out = test_path("entry.zst");
+	struct test_run run;
+	size_t len = 0, shift = 0, p = 1;
+
+	test_write_file(entry, c->fx.data + e->offset, e->size);
+	import(c, entry, out, &run);
+	CHECK_MSG(run.status == 0, "lone LayersTraceProto: exit status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	{
+		struct ctx lone = *c;
+
+		lone.fixture = entry;
+		check_output(&lone, out, 1, e);
+	}
+	/* the layers field: key 0x1a, a varint length, the LayersProto */
+	CHECK(e->layers_key && layers[0] == 0x1a);
+	do {
+		len |= (size_t)(layers[p] & 0x7f) << shift;
+		shift += 7;
+	} while (layers[p++] & 0x80);
+	test_write_file(entry, layers + p, len);
+	import(c, entry, out, &run);
+	/* without DisplayProto a modern LayersProto has no display size: a clean error, or --size */
+	CHECK_MSG(run.status == 1 && strstr(run.err, "display size"), "lone LayersProto: exit status %d: %s",
+		run.status, run.err);
+	test_run_finish(&run);
+	{
+		char size[32];
+		const char *argv[] = { c->hwc_trace, "import-winscope", entry, out, "--size", size, NULL };
+		struct ctx lone = *c;
+
+		snprintf(size, sizeof(size), "%dx%d", c->fx.width, c->fx.height);
+		test_run(&run, argv);
+		CHECK_MSG(run.status == 0, "lone LayersProto --size %s: exit status %d: %s", size, run.status,
+			run.err);
+		test_run_finish(&run);
+		lone.fixture = entry;
+		check_output(&lone, out, 1, e);
+	}
+	free(entry);
+	free(out);
+	return 0;
+}
+
+static int case_bad_output(struct ctx *c)
+{
+	char *missing_dir = test_path("no-such-dir/out.zst");
+	const char *outs[] = { missing_dir, "/proc/hwct-winscope-test.zst" };
+	struct test_run run;
+
+	for (size_t i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		import(c, c->fixture, outs[i], &run);
+		CHECK_MSG(run.status == 1 && strstr(run.err, outs[i]), "%s: exit status %d: %s", outs[i], run.status,
+			run.err);
+		test_run_finish(&run);
+	}
+	import(c, c->fixture, c->fixture, &run);
+	CHECK_MSG(run.status == 2, "OUT = IN: exit status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	free(missing_dir);
+	return 0;
+}
+
+static int case_not_a_trace(struct ctx *c)
+{
+	static const char text[] = "# not a layer trace\n";
+	char *empty = test_path("empty.pb"), *other = test_path("text.pb"), *missing = test_path("missing.pb");
+
+	test_write_file(empty, "", 0);
+	expect_failure(c, empty, false, "empty input");
+	test_write_file(other, text, sizeof(text) - 1);
+	expect_failure(c, other, false, "text input");
+	expect_failure(c, missing, false, "missing input");
+	free(empty);
+	free(other);
+	free(missing);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(struct ctx *c);
+} cases[] = {
+	{ "import", case_import },
+	{ "replay", case_replay },
+	{ "truncated", case_truncated },
+	{ "corrupt", case_corrupt },
+	{ "shapes", case_shapes },
+	{ "bad-output", case_bad_output },
+	{ "not-a-trace", case_not_a_trace },
+};
+
+int main(int argc, char **argv)
+{
+	struct ctx c = { 0 };
+	int ret;
+
+	if (argc < 4) {
+		fprintf(stderr, "usage: %s CASE HWC_TRACE FIXTURE [HWC_REPLAY BOARD]\n", argv[0]);
+		return 2;
+	}
+	c.hwc_trace = argv[2];
+	c.fixture = argv[3];
+	c.replay = argc > 5 ? argv[4] : NULL;
+	c.board = argc > 5 ? argv[5] : NULL;
+	fixture_load(&c.fx, c.fixture);
+	CHECK(c.fx.count > 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (strcmp(cases[i].name, argv[1]) == 0) {
+			ret = cases[i].run(&c);
+			fixture_finish(&c.fx);
+			return ret;
+		}
+	}
+	fprintf(stderr, "unknown case '%s'\n", argv[1]);
+	return 2;
+}
