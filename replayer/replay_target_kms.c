@@ -30,6 +30,7 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		.planner_opts = &opts,
 		.compositor = cfg->compositor,
 		.readback = true,
+		.reuse_plans = true,
 	};
 	uint32_t w, h;
 

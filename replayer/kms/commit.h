@@ -54,10 +54,20 @@ int kms_commit_test(struct kms_device *dev, const struct kms_commit_args *args);
  * CRTC) with OUT_FENCE_PTR. The acquire fences are dup'd into IN_FENCE_FD.
  * Returns 0 with *present_fence set to the present fence (a sync_file the
  * caller owns: close it), or the errors of kms_commit_test (-EBUSY when
- * the previous commit is still pending). present_fence may be NULL.
+ * the previous commit is still pending after retrying for
+ * KMS_PRESENT_WAIT_MS: the kernel can say busy for a moment after the
+ * previous present fence signalled). present_fence may be NULL.
  */
 int kms_commit_present(struct kms_device *dev, const struct kms_commit_args *args,
 	int *present_fence);
+
+/*
+ * Turns the CRTC off (ACTIVE 0, its planes off) with a blocking commit,
+ * after waiting for the last present fence; framebuffers that were on
+ * screen are released. The next kms_commit_present turns it on again
+ * (ALLOW_MODESET). Returns 0 or the commit's -errno.
+ */
+int kms_commit_disable(struct kms_device *dev);
 
 /* The TEST_ONLY tester for the planners (tester.h), importing through a cache. */
 struct kms_tester;

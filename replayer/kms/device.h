@@ -48,6 +48,9 @@ int kms_device_set_mode(struct kms_device *dev, uint32_t width, uint32_t height,
 /* The size of the mode commits set, pixels. */
 void kms_device_mode_size(const struct kms_device *dev, uint32_t *width, uint32_t *height);
 
+/* The refresh rate of the mode commits set, mHz (from its clock and timings); 0 unknown. */
+uint32_t kms_device_mode_refresh_mhz(const struct kms_device *dev);
+
 /* The DRM fd; owned by dev. */
 int kms_device_fd(const struct kms_device *dev);
 

@@ -101,6 +101,12 @@ struct kms_fb *kms_fb_cache_get(struct kms_fb_cache *cache, const struct kms_fb_
 /* Inserts fb for key (the cache takes its own reference). Returns 0 or -ENOMEM. */
 int kms_fb_cache_put(struct kms_fb_cache *cache, const struct kms_fb_key *key, struct kms_fb *fb);
 
+/*
+ * Removes key's entry, dropping the cache's reference (the framebuffer
+ * lives on with whoever else holds it). Returns whether there was one.
+ */
+bool kms_fb_cache_drop(struct kms_fb_cache *cache, const struct kms_fb_key *key);
+
 /* Entries held now. */
 size_t kms_fb_cache_count(const struct kms_fb_cache *cache);
 
@@ -130,6 +136,31 @@ struct kms_import {
 int kms_fb_import(struct kms_device *dev, struct kms_fb_cache *cache,
 	const struct scene_image *img, const struct board_plane *plane, bool opaque,
 	struct kms_import *out);
+
+/* A buffer someone else allocated, shared as a dma-buf (fb_dmabuf.c). */
+struct kms_dmabuf {
+	int fd;				/* the dma-buf; borrowed */
+	uint32_t width, height;		/* pixels */
+	uint32_t fourcc;		/* DRM_FORMAT_* to scan it out as */
+	uint32_t plane_count;		/* 1 or 2, every plane in fd */
+	uint32_t pitch[KMS_FORMAT_MAX_PLANES];	/* bytes per row */
+	uint32_t offset[KMS_FORMAT_MAX_PLANES];	/* bytes from the start of fd */
+	uint64_t modifier;		/* DRM_FORMAT_MOD_*; INVALID: ADDFB2 without modifiers */
+};
+
+/*
+ * Zero-copy import: a framebuffer showing buf's memory itself (PRIME import
+ * into a GEM handle, ADDFB2, the handle closed again; the framebuffer keeps
+ * the buffer alive, so buf->fd may be closed afterwards). What is scanned
+ * out is whatever the buffer holds at scan-out time. buf->fourcc may name
+ * a layout-compatible alias of the buffer's format (XRGB8888 for an opaque
+ * ARGB8888 buffer). The buffer must not have been exported by dev's own fd
+ * (the handle would be the exporter's, and closing it would free it).
+ * Returns 0 with *out (one reference: kms_fb_unref; kms_fb_map refuses it),
+ * -EINVAL for bad arguments, or the -errno of the PRIME import (fd is no
+ * dma-buf, e.g. a memfd) or of ADDFB2 (layout or format refused).
+ */
+int kms_fb_import_dmabuf(struct kms_device *dev, const struct kms_dmabuf *buf, struct kms_fb **out);
 
 /* "format fallback AB24→AR24" for a conversion, "" otherwise, into buf. Returns buf. */
 char *kms_import_describe(const struct kms_import *imp, char *buf, size_t size);

@@ -124,6 +124,18 @@ int kms_fb_cache_put(struct kms_fb_cache *cache, const struct kms_fb_key *key, s
 	return 0;
 }
 
+bool kms_fb_cache_drop(struct kms_fb_cache *cache, const struct kms_fb_key *key)
+{
+	for (size_t i = 0; i < cache->count; i++) {
+		if (key_equal(&cache->entries[i].key, key)) {
+			kms_fb_unref(cache->entries[i].fb);
+			cache->entries[i] = cache->entries[--cache->count];
+			return true;
+		}
+	}
+	return false;
+}
+
 size_t kms_fb_cache_count(const struct kms_fb_cache *cache)
 {
 	return cache->count;

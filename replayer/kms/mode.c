@@ -70,6 +70,17 @@ void kms_device_mode_size(const struct kms_device *dev, uint32_t *width, uint32_
 	*height = dev->mode.vdisplay;
 }
 
+uint32_t kms_device_mode_refresh_mhz(const struct kms_device *dev)
+{
+	const drmModeModeInfo *m = &dev->mode;
+	uint64_t pixels = (uint64_t)m->htotal * m->vtotal;
+
+	if (m->clock && pixels) {
+		return (uint32_t)(((uint64_t)m->clock * 1000000 + pixels / 2) / pixels);
+	}
+	return m->vrefresh * 1000;
+}
+
 int kms_device_mode_blob(struct kms_device *dev, uint32_t *blob)
 {
 	if (!dev->mode_blob &&

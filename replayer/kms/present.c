@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xf86drm.h>
@@ -56,6 +57,26 @@ void kms_device_release_screen(struct kms_device *dev)
 		close(dev->present_fence);
 		dev->present_fence = -1;
 	}
+}
+
+/*
+ * Commits; a NONBLOCK commit refused with -EBUSY is tried again every
+ * millisecond for up to KMS_PRESENT_WAIT_MS. The present fence signals at
+ * the vblank, which can come before the previous commit's worker has
+ * marked its planes done (seen on vkms under TCG on a loaded host): for that
+ * short while the kernel refuses NONBLOCK commits as "busy with a previous
+ * commit" although userspace waited for everything it can see.
+ */
+static int commit_busy_retry(struct kms_request *r, uint32_t flags)
+{
+	struct timespec ms = { .tv_sec = 0, .tv_nsec = 1000000 };
+	int ret = kms_request_commit(r, flags);
+
+	for (int i = 0; ret == -EBUSY && (flags & DRM_MODE_ATOMIC_NONBLOCK) && i < KMS_PRESENT_WAIT_MS; i++) {
+		nanosleep(&ms, NULL);
+		ret = kms_request_commit(r, flags);
+	}
+	return ret;
 }
 
 /* References on what args shows. Returns NULL when out of memory. */
@@ -120,7 +141,7 @@ int kms_commit_present(struct kms_device *dev, const struct kms_commit_args *arg
 		ret = -ENOMEM;
 		goto out_readback;
 	}
-	if ((ret = kms_request_commit(&r, flags))) {
+	if ((ret = commit_busy_retry(&r, flags))) {
 		unref_all(fbs, count);
 		goto out_readback;
 	}
@@ -143,6 +164,35 @@ out_readback:
 		kms_readback_committed(args->readback, ret == 0);
 	}
 out:
+	kms_request_finish(&r);
+	return ret;
+}
+
+int kms_commit_disable(struct kms_device *dev)
+{
+	struct kms_request r = { .dev = dev, .req = drmModeAtomicAlloc() };
+	int ret = 0;
+
+	if (!r.req) {
+		return -ENOMEM;
+	}
+	if (dev->present_fence >= 0) {
+		kms_fence_wait(dev->present_fence, KMS_PRESENT_WAIT_MS);
+	}
+	for (size_t i = 0; i < dev->plane_count && !ret; i++) {
+		const struct kms_plane *kp = &dev->planes[i];
+
+		if (kp->possible_crtcs & (1u << dev->crtc_index)) {
+			ret = kms_request_add(&r, kp->id, kp->prop.fb_id, 0);
+			ret = ret ? ret : kms_request_add(&r, kp->id, kp->prop.crtc_id, 0);
+		}
+	}
+	if (!ret && !(ret = kms_request_add(&r, dev->crtc_id, dev->crtc_active, 0)) &&
+		!(ret = kms_request_commit(&r, DRM_MODE_ATOMIC_ALLOW_MODESET))) {
+		/* nothing is on screen any more; the next present sets the mode again */
+		kms_device_release_screen(dev);
+		dev->modeset_pending = true;
+	}
 	kms_request_finish(&r);
 	return ret;
 }

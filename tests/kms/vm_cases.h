@@ -20,6 +20,17 @@ bool vt_case_test_only(struct vt_ctx *ctx);
 bool vt_case_in_fence(struct vt_ctx *ctx, const char *vgem_path);
 
 /*
+ * vm_backend.c: the KMS backend through backend_present, each case on its
+ * own backend (no vt_ctx: one DRM master at a time).
+ * backend_stack expects every layer on a plane with overlays, every layer
+ * client ("no-plane") without (expect_overlays 0).
+ */
+bool vt_case_backend_stack(size_t expect_overlays);
+bool vt_case_backend_refuse(void);
+bool vt_case_backend_reference(void);
+bool vt_case_backend_gl(void);
+
+/*
  * vm_snapshot.c: the snapshot of path equals drm_info_json (a `drm_info -j`
  * file of the same boot; NULL: not compared) and the boards from the device,
  * the snapshot and the dump agree and hold vkms's facts with

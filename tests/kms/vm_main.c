@@ -6,7 +6,9 @@
  *       [--expect-overlays N] [--expect-writeback 0|1] CASE...
  *
  * CASE is snapshot, blend, fallback, test-only, in-fence, or present (the
- * last four in one run: each boot costs seconds). Prints "ok - CASE" or
+ * last four in one run: each boot costs seconds), or a backend case:
+ * backend-stack, backend-refuse, backend-reference, backend-gl (each opens
+ * its own backend; the shared device is closed first). Prints "ok - CASE" or
  * "not ok - CASE" per case, failures as "FAIL:" lines on stderr; exits 0
  * when every case passed, 1 otherwise, 2 on bad usage.
  */
@@ -25,6 +27,32 @@ struct options {
 };
 
 static const char *const present_cases[] = { "blend", "in-fence", "test-only", "fallback" };
+static const char *const backend_cases[] = { "backend-stack", "backend-refuse", "backend-reference",
+	"backend-gl" };
+
+static bool is_backend_case(const char *name)
+{
+	for (size_t i = 0; i < sizeof(backend_cases) / sizeof(backend_cases[0]); i++) {
+		if (strcmp(name, backend_cases[i]) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool run_backend_case(const struct options *o, const char *name)
+{
+	if (strcmp(name, "backend-stack") == 0) {
+		return vt_case_backend_stack(o->expect_overlays);
+	}
+	if (strcmp(name, "backend-refuse") == 0) {
+		return vt_case_backend_refuse();
+	}
+	if (strcmp(name, "backend-reference") == 0) {
+		return vt_case_backend_reference();
+	}
+	return vt_case_backend_gl();
+}
 
 static bool run_device_case(struct vt_ctx *ctx, const struct options *o, const char *name)
 {
@@ -47,7 +75,7 @@ static bool known(const char *name)
 			return true;
 		}
 	}
-	return strcmp(name, "snapshot") == 0 || strcmp(name, "present") == 0;
+	return strcmp(name, "snapshot") == 0 || strcmp(name, "present") == 0 || is_backend_case(name);
 }
 
 /* Runs one named case; device cases share ctx, set up on first use. */
@@ -58,6 +86,12 @@ static bool run(struct vt_ctx *ctx, bool *ready, const struct options *o, const 
 	if (strcmp(name, "snapshot") == 0) {
 		ok = vt_case_snapshot(o->device, o->drm_info, o->expect_overlays,
 			o->expect_writeback);
+	} else if (is_backend_case(name)) {
+		if (*ready) {
+			vt_teardown(ctx);	/* the backend must be the DRM master */
+			*ready = false;
+		}
+		ok = run_backend_case(o, name);
 	} else {
 		if (!*ready) {
 			*ready = vt_setup(ctx, o->device);
