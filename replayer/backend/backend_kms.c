@@ -17,6 +17,7 @@
 #include <hardware/hwcomposer2.h>
 
 #include "backend_kms.h"
+#include "backend_kms_reuse.h"
 #include "commit.h"
 #include "device.h"
 #include "fb.h"
@@ -43,32 +44,7 @@ struct kms_backend {
 	size_t fb_cap;
 	const struct scene_layer **client;	/* layers to compose, this frame */
 	size_t client_cap;
-	/* plan reuse (backend_kms_options.reuse_plans) */
-	bool reuse;
-	struct plan *last_plan;		/* owned copy of the last plan made or reused; NULL none */
-	struct layer_sig *last_sig;	/* the scene it was made for, one per layer */
-	size_t last_count, sig_cap;
-	uint32_t last_width, last_height;
-	bool same_frame;		/* the last plan was reused because nothing changed */
-	struct kms_fb **kept;		/* references: the last frame's layer framebuffers */
-	uint64_t *kept_keys;		/* their plane id << 32 | layer index */
-	size_t kept_count, kept_cap;
-	unsigned kept_fallbacks;
-	struct backend_kms_stats stats;
-};
-
-/* What a plan depends on, per layer: everything but the buffer's content. */
-struct layer_sig {
-	int32_t composition;
-	bool has_image;
-	uint32_t fourcc, width, height, plane_count;
-	uint64_t modifier;
-	struct hwct_hash hash;		/* the content: equal means nothing to re-test */
-	struct hwct_frect crop;
-	struct hwct_rect frame;
-	int32_t transform, blend;
-	float alpha;
-	uint32_t color;
+	struct backend_kms_reuse reuse;	/* backend_kms_options.reuse_plans */
 };
 
 static const struct backend_impl kms_impl;
@@ -141,248 +117,38 @@ static int compose_target(struct kms_backend *k, const struct scene *scene, cons
 	return ret;
 }
 
-static struct layer_sig make_sig(const struct scene_layer *l)
-{
-	struct layer_sig sig = { .composition = l->composition, .has_image = l->image != NULL,
-		.crop = l->crop, .frame = l->frame, .transform = l->transform, .blend = l->blend,
-		.alpha = l->alpha, .color = l->color };
-
-	if (l->image) {
-		sig.fourcc = l->image->fourcc;
-		sig.width = l->image->width;
-		sig.height = l->image->height;
-		sig.plane_count = l->image->plane_count;
-		sig.modifier = l->image->modifier;
-		sig.hash = l->image->hash;
-	}
-	return sig;
-}
-
-static bool sig_same_layout(const struct layer_sig *a, const struct layer_sig *b)
-{
-	return a->composition == b->composition && a->has_image == b->has_image &&
-		a->fourcc == b->fourcc && a->width == b->width && a->height == b->height &&
-		a->plane_count == b->plane_count && a->modifier == b->modifier &&
-		a->crop.left == b->crop.left && a->crop.top == b->crop.top &&
-		a->crop.right == b->crop.right && a->crop.bottom == b->crop.bottom &&
-		a->frame.left == b->frame.left && a->frame.top == b->frame.top &&
-		a->frame.right == b->frame.right && a->frame.bottom == b->frame.bottom &&
-		a->transform == b->transform && a->blend == b->blend && a->alpha == b->alpha &&
-		a->color == b->color;
-}
-
-/* Whether scene has the layers of the last plan; *same_content: and the same buffers. */
-static bool same_scene(const struct kms_backend *k, const struct scene *scene, bool *same_content)
-{
-	*same_content = true;
-	if (!k->last_plan || scene->layer_count != k->last_count ||
-		scene->width != k->last_width || scene->height != k->last_height) {
-		return false;
-	}
-	for (size_t i = 0; i < scene->layer_count; i++) {
-		struct layer_sig sig = make_sig(&scene->layers[i]);
-
-		if (!sig_same_layout(&sig, &k->last_sig[i])) {
-			return false;
-		}
-		*same_content = *same_content && hwct_hash_equal(&sig.hash, &k->last_sig[i].hash);
-	}
-	return true;
-}
-
-static struct plan *plan_copy(const struct plan *p)
-{
-	struct plan *c = calloc(1, sizeof(*c));
-
-	if (!c) {
-		return NULL;
-	}
-	*c = *p;
-	c->states = NULL;
-	c->layers = calloc(p->layer_count ? p->layer_count : 1, sizeof(*c->layers));
-	if (p->state_count) {
-		c->states = malloc(p->state_count * sizeof(*c->states));
-	}
-	if (!c->layers || (p->state_count && !c->states)) {
-		plan_destroy(c);
-		return NULL;
-	}
-	memcpy(c->layers, p->layers, p->layer_count * sizeof(*c->layers));
-	if (p->state_count) {
-		memcpy(c->states, p->states, p->state_count * sizeof(*c->states));
-	}
-	return c;
-}
-
-/* Keeps scene's layers (and a copy of plan, unless it is the kept one) for the next frame. */
-static int remember(struct kms_backend *k, const struct scene *scene, const struct plan *plan)
-{
-	int ret = grow((void **)&k->last_sig, &k->sig_cap, scene->layer_count + 1, sizeof(*k->last_sig));
-
-	if (ret < 0) {
-		return ret;
-	}
-	if (plan != k->last_plan) {
-		struct plan *copy = plan_copy(plan);
-
-		if (!copy) {
-			return -ENOMEM;
-		}
-		plan_destroy(k->last_plan);
-		k->last_plan = copy;
-	}
-	for (size_t i = 0; i < scene->layer_count; i++) {
-		k->last_sig[i] = make_sig(&scene->layers[i]);
-	}
-	k->last_count = scene->layer_count;
-	k->last_width = scene->width;
-	k->last_height = scene->height;
-	return 0;
-}
-
-static void drop_kept(struct kms_backend *k)
-{
-	for (size_t i = 0; i < k->kept_count; i++) {
-		kms_fb_unref(k->kept[i]);
-	}
-	k->kept_count = 0;
-}
-
-static void forget(struct kms_backend *k)
-{
-	plan_destroy(k->last_plan);
-	k->last_plan = NULL;
-	k->last_count = 0;
-	k->same_frame = false;
-	drop_kept(k);
-}
-
-/*
- * The previous plan for scene when it still holds: *out set (or left NULL
- * when planning afresh is needed). *retests counts a refused re-check.
- * Returns 0 or a hard tester error.
- */
-static int reuse_plan(struct kms_backend *k, const struct scene *scene, struct plan **out,
-	unsigned *retests)
-{
-	struct board_tester tester = kms_tester_board_tester(k->tester);
-	struct plan_candidate cand;
-	bool same_content;
-	struct plan *plan;
-	int ret;
-
-	*out = NULL;
-	if (!k->reuse || !same_scene(k, scene, &same_content)) {
-		return 0;
-	}
-	plan = plan_copy(k->last_plan);
-	if (!plan) {
-		return -ENOMEM;
-	}
-	plan->test_count = 0;
-	plan->timed_out = false;
-	if (same_content || !plan_get_candidate(plan, &cand)) {
-		/* the configuration the driver took, or all client as before: nothing to ask */
-		k->stats.reused_untested++;
-		k->same_frame = same_content;
-	} else {
-		plan->test_count = 1;
-		ret = tester.impl->test(tester.ctx, &cand);
-		if (ret != 0) {
-			plan_destroy(plan);
-			if (!board_tester_refused(ret)) {
-				return ret;
-			}
-			k->stats.retests_refused++;
-			(*retests)++;
-			return 0;
-		}
-		k->stats.reused_retested++;
-	}
-	*out = plan;
-	return 0;
-}
-
 int backend_kms_plan(struct backend *b, const struct scene *scene, struct plan **out)
 {
 	struct kms_backend *k = kms_from_backend(b);
 	struct board_tester tester;
-	unsigned retests = 0;
+	unsigned refused = 0;
 	int ret;
 
 	*out = NULL;
 	if (!k || !scene) {
 		return -EINVAL;
 	}
-	k->stats.plans++;
-	k->same_frame = false;
+	k->reuse.stats.plans++;
 	kms_tester_set_scene(k->tester, scene);
-	ret = reuse_plan(k, scene, out, &retests);
+	tester = kms_tester_board_tester(k->tester);
+	ret = backend_kms_reuse_plan(&k->reuse, scene, &tester, out, &refused);
 	if (ret < 0) {
 		return ret;
 	}
 	if (*out) {
 		/* same layer count: only the content hashes change, nothing to allocate */
-		remember(k, scene, k->last_plan);
+		backend_kms_reuse_remember(&k->reuse, scene, k->reuse.plan);
 		return 0;
 	}
-	tester = kms_tester_board_tester(k->tester);
 	ret = planner_run(k->planner, &k->opts, k->board, scene, &tester, out);
 	if (ret < 0) {
 		return ret;
 	}
-	(*out)->test_count += retests;
-	if (k->reuse && remember(k, scene, *out) < 0) {
-		forget(k);	/* out of memory: no reuse next time, the plan is still good */
+	(*out)->test_count += refused;
+	if (k->reuse.enabled && backend_kms_reuse_remember(&k->reuse, scene, *out) < 0) {
+		backend_kms_reuse_forget(&k->reuse);	/* out of memory: no reuse next time */
 	}
 	return 0;
-}
-
-static uint64_t kept_key(const struct plan_plane_state *s)
-{
-	return (uint64_t)s->plane_id << 32 | (uint32_t)s->layer;
-}
-
-/* Under plan reuse, when nothing changed: the last frame's framebuffers, as new references. */
-static bool take_kept(struct kms_backend *k, const struct plan_candidate *cand, struct backend_result *out)
-{
-	if (!k->same_frame || k->kept_count != cand->count) {
-		return false;
-	}
-	for (size_t i = 0; i < cand->count; i++) {
-		if (k->kept_keys[i] != kept_key(&cand->planes[i])) {
-			return false;
-		}
-	}
-	for (size_t i = 0; i < cand->count; i++) {
-		k->fbs[i] = k->kept[i] ? kms_fb_ref(k->kept[i]) : NULL;
-	}
-	out->format_fallbacks += k->kept_fallbacks;
-	return true;
-}
-
-/* Under plan reuse: keeps this frame's framebuffers for the next one. */
-static void keep(struct kms_backend *k, const struct plan_candidate *cand, unsigned fallbacks)
-{
-	drop_kept(k);
-	if (grow((void **)&k->kept, &k->kept_cap, cand->count + 1, sizeof(*k->kept)) < 0) {
-		return;
-	}
-	/* kept_keys grows with kept: same count */
-	{
-		uint64_t *keys = realloc(k->kept_keys, k->kept_cap * sizeof(*keys));
-
-		if (!keys) {
-			return;
-		}
-		k->kept_keys = keys;
-	}
-	for (size_t i = 0; i < cand->count; i++) {
-		k->kept[i] = k->fbs[i] ? kms_fb_ref(k->fbs[i]) : NULL;
-		k->kept_keys[i] = kept_key(&cand->planes[i]);
-	}
-	k->kept_count = cand->count;
-	k->kept_fallbacks = fallbacks;
 }
 
 static int import_layers(struct kms_backend *k, const struct scene *scene, const struct plan_candidate *cand,
@@ -394,7 +160,8 @@ static int import_layers(struct kms_backend *k, const struct scene *scene, const
 	if (ret < 0) {
 		return ret;
 	}
-	if (k->reuse && take_kept(k, cand, out)) {
+	if (backend_kms_reuse_take_fbs(&k->reuse, cand, k->fbs, &fallbacks)) {
+		out->format_fallbacks += fallbacks;
 		return 0;
 	}
 	for (size_t i = 0; i < cand->count; i++) {
@@ -418,9 +185,7 @@ static int import_layers(struct kms_backend *k, const struct scene *scene, const
 		fallbacks += imp.converted;
 	}
 	out->format_fallbacks += fallbacks;
-	if (k->reuse) {
-		keep(k, cand, fallbacks);
-	}
+	backend_kms_reuse_keep_fbs(&k->reuse, cand, k->fbs, fallbacks);
 	return 0;
 }
 
@@ -485,7 +250,7 @@ int backend_kms_show(struct backend *b, const struct scene *scene,
 		kms_fb_unref(k->fbs[i]);	/* the device holds what is on screen */
 	}
 	if (ret < 0) {
-		forget(k);	/* a refused configuration is not to be reused untested */
+		backend_kms_reuse_forget(&k->reuse);	/* a refused configuration is not to be reused */
 		return ret;
 	}
 	if (k->present_fence >= 0) {
@@ -540,7 +305,7 @@ int backend_kms_disable(struct backend *b)
 	if (!k) {
 		return -EINVAL;
 	}
-	forget(k);
+	backend_kms_reuse_forget(&k->reuse);
 	ret = kms_commit_disable(k->dev);
 	if (ret == 0 && k->present_fence >= 0) {
 		close(k->present_fence);
@@ -557,7 +322,7 @@ static void kms_destroy(struct backend *b)
 		wait_fence(k->present_fence, READBACK_TIMEOUT_MS);
 		close(k->present_fence);
 	}
-	forget(k);	/* framebuffers go before the device */
+	backend_kms_reuse_finish(&k->reuse);	/* framebuffers go before the device */
 	for (size_t i = 0; i < CLIENT_TARGETS; i++) {
 		kms_fb_unref(k->targets[i]);
 	}
@@ -567,9 +332,6 @@ static void kms_destroy(struct backend *b)
 	kms_device_destroy(k->dev);
 	free(k->fbs);
 	free(k->client);
-	free(k->last_sig);
-	free(k->kept);
-	free(k->kept_keys);
 	free(k);
 }
 
@@ -592,7 +354,7 @@ struct backend *backend_kms_create(const struct backend_kms_options *o, struct h
 	k->present_fence = -1;
 	k->planner = o->planner;
 	k->compositor = o->compositor;
-	k->reuse = o->reuse_plans;
+	k->reuse.enabled = o->reuse_plans;
 	if (o->planner_opts) {
 		k->opts = *o->planner_opts;
 	} else {
@@ -648,5 +410,5 @@ struct backend_kms_stats backend_kms_get_stats(struct backend *b)
 	struct kms_backend *k = kms_from_backend(b);
 	struct backend_kms_stats none = { 0 };
 
-	return k ? k->stats : none;
+	return k ? k->reuse.stats : none;
 }

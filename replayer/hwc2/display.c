@@ -6,10 +6,8 @@
  * no virtual displays (the composer 2.1 entry points the HIDL passthrough
  * requires exist and say so).
  */
-#include <stdio.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
 #include <hwct/log.h>
 
 #include "hwc2_private.h"
