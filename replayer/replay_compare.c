@@ -3,15 +3,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <hwct/hwc2_names.h>
+
 #include "replay_compare.h"
 
-/* "plane 33" or "client (no-plane,zpos)" into buf. */
-static const char *placement(uint32_t plane, uint32_t reasons, char *buf, size_t size)
+/* "plane 33", "client (no-plane,zpos)" or, from an HWC2 module, "DEVICE" into buf. */
+static const char *placement(uint32_t plane, int32_t composition, uint32_t reasons, char *buf, size_t size)
 {
+	const char *type = hwct_hwc2_composition_name(composition);
 	char names[160];
 
 	if (plane) {
 		snprintf(buf, size, "plane %" PRIu32, plane);
+	} else if (composition != HWC2_COMPOSITION_CLIENT) {
+		snprintf(buf, size, "%s (no plane)", type ? type : "?");
 	} else if (reasons) {
 		snprintf(buf, size, "client (%s)", plan_reasons_format(reasons, names, sizeof(names)));
 	} else {
@@ -47,17 +52,20 @@ static bool plan_differs(const struct replay_expect_frame *e, const struct scene
 				x->id, id);
 			return true;
 		}
-		if (x->plane != y->plane_id || (x->plane == 0 && x->reasons != y->reasons)) {
+		if (x->plane != y->plane_id || x->composition != y->composition ||
+			(x->composition == HWC2_COMPOSITION_CLIENT && x->reasons != y->reasons)) {
 			snprintf(msg, size, "layer %" PRIu64 ": expected %s, got %s", id,
-				placement(x->plane, x->reasons, a, sizeof(a)),
-				placement(y->plane_id, y->reasons, b, sizeof(b)));
+				placement(x->plane, x->composition, x->reasons, a, sizeof(a)),
+				placement(y->plane_id, y->composition, y->reasons, b, sizeof(b)));
 			return true;
 		}
 	}
 	if (e->client_target_plane != plan->client_target_plane) {
 		snprintf(msg, size, "client target: expected %s, got %s",
-			e->client_target_plane ? placement(e->client_target_plane, 0, a, sizeof(a)) : "none",
-			plan->client_target_plane ? placement(plan->client_target_plane, 0, b, sizeof(b)) : "none");
+			e->client_target_plane ?
+				placement(e->client_target_plane, HWC2_COMPOSITION_DEVICE, 0, a, sizeof(a)) : "none",
+			plan->client_target_plane ?
+				placement(plan->client_target_plane, HWC2_COMPOSITION_DEVICE, 0, b, sizeof(b)) : "none");
 		return true;
 	}
 	return false;

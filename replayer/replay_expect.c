@@ -7,7 +7,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <hardware/hwcomposer2.h>
 #include <json-c/json.h>
+
+#include <hwct/hwc2_names.h>
 
 #include "replay.h"
 #include "replay_dir.h"
@@ -124,6 +127,26 @@ static int reasons_from_json(struct loader *l, struct json_object *o, const char
 	return 0;
 }
 
+/* "composition": a HWC2_COMPOSITION_* name; absent or null: derived from the plane. */
+static int composition_from_json(struct loader *l, struct json_object *o, const char *path,
+	struct replay_expect_layer *layer)
+{
+	const char *s;
+
+	if (get_string(l, o, path, true, &s)) {
+		return -EINVAL;
+	}
+	if (!s) {
+		layer->composition = layer->plane ? HWC2_COMPOSITION_DEVICE : HWC2_COMPOSITION_CLIENT;
+		return 0;
+	}
+	layer->composition = hwct_hwc2_composition_from_name(s);
+	if (layer->composition < 0) {
+		return fail(l, path, "\"%.32s\" is not a composition type (CLIENT, DEVICE, ...)", s);
+	}
+	return 0;
+}
+
 static int plan_from_json(struct loader *l, struct json_object *o, const char *path,
 	struct replay_expect_frame *f)
 {
@@ -173,6 +196,10 @@ static int plan_from_json(struct loader *l, struct json_object *o, const char *p
 		layer->plane = (uint32_t)v;
 		snprintf(q, sizeof(q), "%.96s.reasons", p);
 		if (reasons_from_json(l, member(entry, "reasons"), q, &layer->reasons)) {
+			return -EINVAL;
+		}
+		snprintf(q, sizeof(q), "%.96s.composition", p);
+		if (composition_from_json(l, member(entry, "composition"), q, layer)) {
 			return -EINVAL;
 		}
 	}

@@ -19,8 +19,9 @@
 
 struct replay_expect_layer {
 	uint64_t id;			/* hwc2_layer_t */
-	uint32_t plane;			/* 0 = client composition */
+	uint32_t plane;			/* 0 = none */
 	uint32_t reasons;		/* PLAN_REASON_* bits */
+	int32_t composition;		/* HWC2_COMPOSITION_*; without "composition": DEVICE with a plane, else CLIENT */
 };
 
 struct replay_expect_frame {

@@ -129,6 +129,10 @@ static int replay_frame(struct replay_session *s, const struct hwct_frame *f, ui
 		backend_result_finish(&result);
 		return REPLAY_EXIT_FAILED;
 	}
+	if (result.note[0] && s->totals.noted_frames < REPLAY_NOTES_SHOWN) {
+		replay_progress_end(&s->progress);
+		replay_note(s->opts->quiet, "frame %" PRIu64 ": %s target: %s", f->frame, s->target.name, result.note);
+	}
 	fr.scene = &scene;
 	fr.result = &result;
 	fr.map = replay_map_same(&s->map, &s->header_map) ? NULL : &s->map;

@@ -143,7 +143,7 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 	replay_recording_write(h->recording, j);
 	replay_host_write(h->host, j);
 	write_target(j, h);
-	rjson_string(j, "planner", h->opts->planner);
+	rjson_string(j, "planner", h->target->module_decides ? REPLAY_MODULE_PLANNER : h->opts->planner);
 	rjson_string(j, "compositor", h->compositor);
 	rjson_bool(j, "pixels", !h->opts->no_pixels);
 	rjson_string(j, "timing", timing_names[h->timing]);
@@ -181,6 +181,7 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 
 static void write_plan(struct rjson *j, const struct scene *scene, const struct plan *plan)
 {
+	const char *composition;
 	char reasons[32];
 
 	if (!plan) {
@@ -198,6 +199,12 @@ static void write_plan(struct rjson *j, const struct scene *scene, const struct 
 			rjson_uint(j, "plane", pl->plane_id);
 		} else {
 			rjson_null(j, "plane");
+		}
+		composition = hwct_hwc2_composition_name(pl->composition);
+		if (composition) {
+			rjson_string(j, "composition", composition);
+		} else {
+			rjson_null(j, "composition");
 		}
 		rjson_array_begin(j, "reasons");
 		for (uint32_t b = 0; b < 32; b++) {
@@ -278,6 +285,12 @@ void replay_results_frame(struct replay_results *r, const struct replay_frame_re
 	rjson_int_or_null(j, "commit_ns", res->commit_ns);
 	rjson_int_or_null(j, "present_ns", res->present_ns);
 	rjson_object_end(j);
+	if (res->call_errors || res->note[0]) {
+		rjson_object_begin(j, "module");
+		rjson_uint(j, "call_errors", res->call_errors);
+		rjson_string(j, "note", res->note[0] ? res->note : NULL);
+		rjson_object_end(j);
+	}
 	write_recorded(j, f);
 	rjson_object_end(j);
 }

@@ -61,6 +61,8 @@ struct replay_totals {
 	uint64_t device_to_client;	/* recorded on the device, planned client */
 	uint64_t client_to_device;	/* recorded CLIENT, planned on a plane */
 	uint64_t frames_agreeing;	/* frames with every recorded layer in agreement */
+	uint64_t call_errors;		/* hwc2: module calls that returned an error */
+	uint64_t noted_frames;		/* frames whose backend reported something (backend_result.note) */
 	int64_t wall_ns;		/* the replay loop, pacing included */
 };
 

@@ -211,9 +211,13 @@ static void summarize(const struct replay_session *s)
 	}
 	replay_note(s->opts->quiet, "%llu frames on %s%s%s (%s): mean efficiency %.3f, %llu with client composition%s",
 		(unsigned long long)t->frames, s->target.name, s->target.arg ? " " : "",
-		s->target.arg ? s->target.arg : "", s->opts->planner,
+		s->target.arg ? s->target.arg : "", s->target.module_decides ? REPLAY_MODULE_PLANNER : s->opts->planner,
 		t->frames ? t->efficiency_sum / (double)t->frames : 0.0, (unsigned long long)t->client_frames,
 		agreement);
+	if (t->noted_frames > REPLAY_NOTES_SHOWN) {
+		replay_note(s->opts->quiet, "%llu frames had %s target reports (the first %d shown; all in the results)",
+			(unsigned long long)t->noted_frames, s->target.name, REPLAY_NOTES_SHOWN);
+	}
 }
 
 /* The verdict of a run whose loop returned code. */

@@ -285,6 +285,7 @@ int replay_scene_build(struct replay_scene *rs, const struct hwct_frame *f, cons
 			.alpha = l->plane_alpha,
 			.color = l->color,
 			.acquire_fence = -1,
+			.recorded = l,
 		};
 		if (l->requested == HWC2_COMPOSITION_SOLID_COLOR) {
 			continue;

@@ -27,6 +27,9 @@
 #define REPLAY_MAX_TRIOS 16	/* mismatch pictures (-expected/-actual/-diff) written at most */
 #define REPLAY_MESSAGE_MAX 768
 
+/* Backend reports printed; the rest are counted (totals.noted_frames) and kept in the results. */
+#define REPLAY_NOTES_SHOWN 5
+
 struct replay_session {
 	const struct replay_options *opts;
 	struct replay_expect *expect;		/* NULL without --expect */

@@ -50,8 +50,8 @@ static int profile_open(struct replay_target *t, const char *arg, const struct r
 }
 
 /*
- * One entry per kind. kms (backend_kms_create), hwc2 (backend_hwc2_create)
- * and vm have no open function until their backends exist in this build.
+ * One entry per kind. kms needs the KMS device library; vm is not opened
+ * here (replay_vm.c re-runs hwc-replay in the VM before any target opens).
  */
 static const struct replay_target_impl targets[] = {
 	{ REPLAY_TARGET_PROFILE, "profile", "--profile", profile_open },
@@ -60,7 +60,7 @@ static const struct replay_target_impl targets[] = {
 #else
 	{ REPLAY_TARGET_DEVICE, "kms", "--device", NULL },
 #endif
-	{ REPLAY_TARGET_HWC2, "hwc2", "--hwc2", NULL },
+	{ REPLAY_TARGET_HWC2, "hwc2", "--hwc2", replay_target_hwc2_open },
 	{ REPLAY_TARGET_VM, "vm", "--vm", NULL },
 };
 

@@ -27,6 +27,9 @@ struct replay_target_config {
 	struct compositor *compositor;	/* NULL with --no-pixels: compose nothing */
 };
 
+/* What results name as the planner when an HWC2 module decides. */
+#define REPLAY_MODULE_PLANNER "module"
+
 struct replay_target {
 	const char *name;		/* "profile", "kms", "hwc2", "vm"; static */
 	char *arg;			/* the option's value (board file, node, module); owned, may be NULL */
@@ -35,6 +38,7 @@ struct replay_target {
 	uint32_t width, height;		/* the target's mode, pixels; 0 unknown (no mapping) */
 	int64_t vsync_period_ns;	/* 0 unknown: the recorded display's is used */
 	enum replay_timing default_timing;
+	bool module_decides;		/* an HWC2 module plans, not the --planner */
 	void *priv;			/* the open function's state */
 	void (*finish)(struct replay_target *t);	/* frees priv; may be NULL */
 };
@@ -74,6 +78,10 @@ int replay_target_open(struct replay_target *t, enum replay_target_kind kind, co
 
 /* The --device target's open function (replay_target_kms.c); only with HWCT_HAVE_KMS. */
 int replay_target_kms_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
+	struct hwct_error *err);
+
+/* The --hwc2 target's open function (replay_target_hwc2.c). */
+int replay_target_hwc2_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
 	struct hwct_error *err);
 
 /* Destroys the backend and what the target opened. t may be zeroed. */

@@ -30,6 +30,8 @@ void replay_totals_add(struct replay_totals *t, const struct replay_frame_report
 	t->efficiency_sum += fr->result->efficiency;
 	t->layers += f->layer_count;
 	t->missing_layers += fr->missing_count;
+	t->call_errors += fr->result->call_errors;
+	t->noted_frames += fr->result->note[0] != '\0';
 	if (!plan) {
 		return;
 	}
@@ -41,7 +43,7 @@ void replay_totals_add(struct replay_totals *t, const struct replay_frame_report
 	}
 	for (size_t i = 0; i < f->layer_count && i < plan->layer_count; i++) {
 		int recorded = f->validated ? recorded_on_device(f->layers[i].final) : -1;
-		int planned = plan->layers[i].plane_id != 0;
+		int planned = !plan_layer_is_client(&plan->layers[i]);
 
 		if (recorded < 0) {
 			continue;
@@ -91,6 +93,8 @@ void replay_totals_write(const struct replay_totals *t, struct rjson *j)
 	rjson_uint(j, "client_to_device", t->client_to_device);
 	rjson_uint(j, "frames_agreeing", t->frames_agreeing);
 	rjson_object_end(j);
+	rjson_uint(j, "call_errors", t->call_errors);
+	rjson_uint(j, "noted_frames", t->noted_frames);
 	rjson_uint(j, "wall_ns", (uint64_t)(t->wall_ns > 0 ? t->wall_ns : 0));
 	if (t->wall_ns > 0) {
 		rjson_double(j, "fps", (double)t->frames * 1e9 / (double)t->wall_ns);

@@ -40,6 +40,12 @@ struct scene_layer {
 	float alpha;			/* plane alpha 0..1 */
 	uint32_t color;			/* SOLID_COLOR: r | g << 8 | b << 16 | a << 24 */
 	int acquire_fence;		/* sync_file fd or -1; borrowed */
+	/*
+	 * The trace's layer this one replays (dataspace, damage, visible
+	 * region, buffer identity, the recorded decision), display frame
+	 * unmapped; NULL when the scene does not come from a trace. Borrowed.
+	 */
+	const struct hwct_layer *recorded;
 };
 
 struct scene {
@@ -65,7 +71,8 @@ struct scene {
 	X(TEST_FAILED, 9, "test-failed")	/* the driver refused the TEST_ONLY commit */ \
 	X(SOLID_COLOR, 10, "solid-color")	/* no plane can show a solid colour */ \
 	X(IMPORT, 11, "import")			/* the buffer could not be imported */ \
-	X(BUDGET, 12, "budget")			/* the planner's time budget ran out first */
+	X(BUDGET, 12, "budget")			/* the planner's time budget ran out first */ \
+	X(MODULE, 13, "module")			/* the HWC2 module chose CLIENT at validate */
 
 #define PLAN_REASON_ENUM(name, bit, str) PLAN_REASON_##name = 1u << (bit),
 enum plan_reason {

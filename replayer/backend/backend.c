@@ -54,7 +54,7 @@ double backend_efficiency(const struct scene *scene, const struct plan *plan)
 		uint64_t area = clipped_area(scene, &scene->layers[i]);
 
 		total += area;
-		client += plan->layers[i].plane_id == 0 ? area : 0;
+		client += plan_layer_is_client(&plan->layers[i]) ? area : 0;
 	}
 	return total ? 1.0 - (double)client / (double)total : 1.0;
 }

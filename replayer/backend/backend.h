@@ -22,6 +22,8 @@
 
 struct backend;
 
+#define BACKEND_NOTE_MAX 256
+
 struct backend_result {
 	struct plan *plan;		/* owned (plan_destroy); NULL when the backend has none */
 	bool has_checksum;
@@ -31,6 +33,14 @@ struct backend_result {
 	int64_t plan_ns, compose_ns, commit_ns, present_ns;	/* -1 unknown */
 	unsigned format_fallbacks;	/* layers imported through a format conversion */
 	struct comp_target image;	/* output image when asked for (data owned, free()), else data NULL */
+	/*
+	 * hwc2: layers whose composition after validate differs from the
+	 * recorded decision, calls that returned an error, and the first of
+	 * these in words ("" none). Reported, never fatal.
+	 */
+	uint32_t decisions_differ;
+	uint32_t call_errors;
+	char note[BACKEND_NOTE_MAX];
 };
 
 struct backend_impl {

@@ -131,6 +131,10 @@ int planner_run(const struct planner_impl *impl, const struct planner_options *o
 		plan_destroy(plan);
 		return ret;
 	}
+	for (size_t i = 0; i < plan->layer_count; i++) {
+		plan->layers[i].composition = plan->layers[i].plane_id ? HWC2_COMPOSITION_DEVICE :
+			HWC2_COMPOSITION_CLIENT;
+	}
 	*out = plan;
 	return 0;
 }

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hardware/hwcomposer2.h>
+
 #include "board.h"
 #include "scene.h"
 #include "tester.h"
@@ -36,9 +38,21 @@ struct planner_options {
 
 /* One layer's outcome. */
 struct plan_layer {
-	uint32_t plane_id;		/* KMS plane; 0 = client composition */
-	uint32_t reasons;		/* PLAN_REASON_* bits when plane_id is 0, else 0 */
+	uint32_t plane_id;		/* KMS plane; 0 = none (client composition, or an HWC2 module's choice) */
+	uint32_t reasons;		/* PLAN_REASON_* bits when composition is CLIENT, else 0 */
+	/*
+	 * HWC2_COMPOSITION_* the layer ends with: DEVICE when on a plane,
+	 * CLIENT, or whatever type an HWC2 module kept (plane_id 0 then).
+	 * planner_run sets it from plane_id; plan_layer_is_client() reads it.
+	 */
+	int32_t composition;
 };
+
+/* Whether the layer is composed into the client target. */
+static inline bool plan_layer_is_client(const struct plan_layer *pl)
+{
+	return pl->composition == HWC2_COMPOSITION_CLIENT;
+}
 
 struct plan {
 	const char *planner;		/* the planner's name; static */

@@ -120,7 +120,7 @@ int test_expect_untestable(const struct fixture *fx)
 	} cases[] = {
 		{ { trace, "--device", "/nonexistent", NULL }, 4, 125, "/nonexistent" },
 		{ { trace, "--vm", NULL }, 4, 125, "target vm" },
-		{ { trace, "--hwc2", "/nonexistent/hwcomposer.so", NULL }, 4, 125, "target hwc2" },
+		{ { trace, "--hwc2", "/nonexistent/hwcomposer.so", NULL }, 4, 125, "/nonexistent/hwcomposer.so: cannot load" },
 		{ { corrupt, "--profile", fx->overlays, NULL }, 3, 125, corrupt },
 		{ { trace, "--profile", missing_board, NULL }, 4, 125, missing_board },
 	};

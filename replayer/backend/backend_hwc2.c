@@ -1,0 +1,498 @@
+/* The hwc2 backend's frame (backend_hwc2.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm_fourcc.h>
+#include <hwct/hwc2_names.h>
+
+#include "backend_hwc2_private.h"
+#include "compositor.h"
+#include "hwc2_kms.h"
+
+#define POOL_AGE_FRAMES 120	/* an unused buffer is freed after this many presents */
+
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void hwc2_note(struct hwc2_backend *h, const char *fmt, ...)
+{
+	va_list args;
+
+	if (h->note[0]) {
+		return;
+	}
+	va_start(args, fmt);
+	vsnprintf(h->note, sizeof(h->note), fmt, args);
+	va_end(args);
+}
+
+int32_t hwc2_checked(struct hwc2_backend *h, int32_t ret, const char *what, uint64_t layer)
+{
+	const char *name;
+
+	if (ret == HWC2_ERROR_NONE) {
+		return ret;
+	}
+	h->counters.call_errors++;
+	name = ret < 0 ? strerror(-ret) : hwct_hwc2_error_name(ret);
+	if (layer == UINT64_MAX) {
+		hwc2_note(h, "%s returned %s", what, name ? name : "an unknown error");
+	} else {
+		hwc2_note(h, "%s(layer %" PRIu64 ") returned %s", what, layer, name ? name : "an unknown error");
+	}
+	return ret;
+}
+
+static struct hwc2_backend *from_base(struct backend *b)
+{
+	return (struct hwc2_backend *)(void *)b;
+}
+
+/* (Re)allocates img at width x height of fourcc. Returns 0 or -ENOMEM. */
+static int cpu_image(struct comp_target *img, uint32_t fourcc, uint32_t width, uint32_t height)
+{
+	if (img->data && img->width == width && img->height == height && img->fourcc == fourcc) {
+		return 0;
+	}
+	free(img->data);
+	*img = (struct comp_target){ .fourcc = fourcc, .width = width, .height = height, .stride = width * 4 };
+	img->data = malloc((size_t)img->stride * height);
+	return img->data ? 0 : -ENOMEM;
+}
+
+/*
+ * validateDisplay, then the changed types and the requests (two-call
+ * pattern), then acceptDisplayChanges. Sets every layer's final type.
+ */
+static void validate(struct hwc2_backend *h, const struct scene *scene, int32_t *display_requests)
+{
+	struct hwc2_module *m = &h->module;
+	uint32_t types = 0, requests = 0, n;
+	hwc2_layer_t *ids = NULL;
+	int32_t *values = NULL;
+	int32_t ret;
+
+	for (size_t i = 0; i < scene->layer_count; i++) {
+		struct hwc2_layer *l = hwc2_layers_find(h, scene->layers[i].id);
+
+		if (l) {
+			l->final = scene->layers[i].composition;
+			l->request = 0;
+		}
+	}
+	ret = m->fn.validate_display(m->dev, m->display, &types, &requests);
+	if (ret != HWC2_ERROR_HAS_CHANGES) {
+		hwc2_checked(h, ret, "validateDisplay", UINT64_MAX);
+	}
+	n = types > requests ? types : requests;
+	if (n) {
+		ids = calloc(n, sizeof(*ids));
+		values = calloc(n, sizeof(*values));
+	}
+	n = 0;
+	if (m->fn.get_changed_composition_types(m->dev, m->display, &n, NULL, NULL) == HWC2_ERROR_NONE && n &&
+		ids && n <= (types > requests ? types : requests)) {
+		m->fn.get_changed_composition_types(m->dev, m->display, &n, ids, values);
+		for (uint32_t i = 0; i < n; i++) {
+			for (size_t k = 0; k < h->layer_count; k++) {
+				if (h->layers[k].id == ids[i]) {
+					h->layers[k].final = values[i];
+					h->counters.changed_types++;
+				}
+			}
+		}
+	}
+	n = 0;
+	*display_requests = 0;
+	if (m->fn.get_display_requests(m->dev, m->display, display_requests, &n, NULL, NULL) == HWC2_ERROR_NONE &&
+		n && ids && n <= (types > requests ? types : requests)) {
+		m->fn.get_display_requests(m->dev, m->display, display_requests, &n, ids, values);
+		for (uint32_t i = 0; i < n; i++) {
+			for (size_t k = 0; k < h->layer_count; k++) {
+				h->layers[k].request = h->layers[k].id == ids[i] ? values[i] : h->layers[k].request;
+			}
+		}
+	}
+	free(ids);
+	free(values);
+	if (ret == HWC2_ERROR_NONE || ret == HWC2_ERROR_HAS_CHANGES) {
+		hwc2_checked(h, m->fn.accept_display_changes(m->dev, m->display), "acceptDisplayChanges", UINT64_MAX);
+	}
+	for (size_t k = 0; k < h->layer_count; k++) {
+		h->layers[k].device_type = h->layers[k].final;
+	}
+}
+
+/* The plan: the module's type per layer, reasons for CLIENT ones, differences from the recording. */
+static struct plan *make_plan(struct hwc2_backend *h, const struct scene *scene, uint32_t *differ)
+{
+	struct plan *p = calloc(1, sizeof(*p));
+
+	*differ = 0;
+	if (!p || !(p->layers = calloc(scene->layer_count ? scene->layer_count : 1, sizeof(*p->layers)))) {
+		free(p);
+		return NULL;
+	}
+	p->planner = "hwc2";
+	p->layer_count = scene->layer_count;
+	for (size_t i = 0; i < scene->layer_count; i++) {
+		const struct scene_layer *s = &scene->layers[i];
+		const struct hwc2_layer *l = hwc2_layers_find(h, s->id);
+		struct plan_layer *pl = &p->layers[i];
+
+		pl->composition = l ? l->final : HWC2_COMPOSITION_CLIENT;
+		if (pl->composition == HWC2_COMPOSITION_CLIENT) {
+			p->needs_client_target = true;
+			pl->reasons = s->composition == HWC2_COMPOSITION_CLIENT ? PLAN_REASON_CLIENT_REQUESTED :
+				PLAN_REASON_MODULE;
+		}
+		if (s->recorded && s->recorded->final != HWC2_COMPOSITION_INVALID && s->recorded->final != pl->composition) {
+			const char *was = hwct_hwc2_composition_name(s->recorded->final);
+			const char *now = hwct_hwc2_composition_name(pl->composition);
+
+			if (!*differ) {
+				hwc2_note(h, "layer %" PRIu64 ": the module chose %s, the recording %s", s->id,
+					now ? now : "?", was ? was : "?");
+			}
+			(*differ)++;
+		}
+	}
+	return p;
+}
+
+/* Composes the CLIENT layers into the next client target and sets it. Returns 0 or -errno. */
+static int client_target(struct hwc2_backend *h, const struct scene *scene, const struct plan *plan,
+	int64_t *compose_ns)
+{
+	struct hwc2_module *m = &h->module;
+	const struct scene_layer **layers;
+	struct hwc2_buffer *t = &h->targets[h->next_target];
+	size_t n = 0;
+	int64_t start = now_ns();
+	int ret = 0;
+
+	if (!t->handle) {
+		ret = hwc2_buffer_create(&h->alloc, h->target_fourcc, m->width, m->height, t);
+		if (ret < 0) {
+			return ret;
+		}
+	}
+	layers = malloc((scene->layer_count ? scene->layer_count : 1) * sizeof(*layers));
+	if (!layers) {
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < scene->layer_count; i++) {
+		if (plan_layer_is_client(&plan->layers[i])) {
+			layers[n++] = &scene->layers[i];
+		}
+	}
+	if (h->compositor) {
+		ret = cpu_image(&h->client, h->target_fourcc, m->width, m->height);
+		ret = ret ? ret : compositor_compose(h->compositor, scene, layers, n, 0, &h->client);
+		ret = ret ? ret : hwc2_buffer_write_target(t, &h->client);
+	} else {
+		hwc2_buffer_wait_release(t);
+	}
+	free(layers);
+	*compose_ns = now_ns() - start;
+	if (ret < 0) {
+		return ret;
+	}
+	hwc2_checked(h, m->fn.set_client_target(m->dev, m->display, t->handle, -1, HAL_DATASPACE_UNKNOWN,
+		(hwc_region_t){ 0 }), "setClientTarget", UINT64_MAX);
+	t->last_frame = h->frames;
+	h->next_target = (h->next_target + 1) % (sizeof(h->targets) / sizeof(h->targets[0]));
+	return 0;
+}
+
+/* Gives each layer's release fence to the buffer it releases. */
+static void take_release_fences(struct hwc2_backend *h)
+{
+	struct hwc2_module *m = &h->module;
+	uint32_t n = 0;
+	hwc2_layer_t *ids;
+	int32_t *fences;
+
+	if (m->fn.get_release_fences(m->dev, m->display, &n, NULL, NULL) != HWC2_ERROR_NONE || !n) {
+		return;
+	}
+	ids = calloc(n, sizeof(*ids));
+	fences = calloc(n, sizeof(*fences));
+	if (ids && fences && m->fn.get_release_fences(m->dev, m->display, &n, ids, fences) == HWC2_ERROR_NONE) {
+		for (uint32_t i = 0; i < n; i++) {
+			struct hwc2_buffer *b = NULL;
+
+			for (size_t k = 0; k < h->layer_count && !b; k++) {
+				if (h->layers[k].id == ids[i]) {
+					b = h->layers[k].previous ? h->layers[k].previous : h->layers[k].buffer;
+				}
+			}
+			if (b) {
+				hwc2_buffer_set_release(b, fences[i]);
+			} else if (fences[i] >= 0) {
+				close(fences[i]);
+			}
+		}
+	}
+	free(ids);
+	free(fences);
+}
+
+/* The output's checksum (and image) as backend_hwc2.h says. Returns 0 or -errno. */
+static int checksum(struct hwc2_backend *h, const struct scene *scene, const struct plan *plan, bool want_image,
+	struct backend_result *out)
+{
+	bool all_client = true;
+	int ret;
+
+	if (h->readback) {
+		struct hwct_hwc2_kms_frame f = { 0 };
+
+		if (h->module.last_frame(h->module.dev, want_image, &f) == 0) {
+			out->has_checksum = true;
+			out->checksum.high = 0;
+			out->checksum.low = 0;
+			for (int i = 0; i < 8; i++) {
+				out->checksum.high = out->checksum.high << 8 | f.checksum[i];
+				out->checksum.low = out->checksum.low << 8 | f.checksum[8 + i];
+			}
+			out->checksum_source = "writeback";
+			if (f.pixels) {
+				out->image = (struct comp_target){ .fourcc = f.fourcc, .width = f.width, .height = f.height,
+					.stride = f.stride, .data = f.pixels };
+			}
+			return 0;
+		}
+	}
+	if (!h->compositor) {
+		return 0;
+	}
+	for (size_t i = 0; i < plan->layer_count; i++) {
+		all_client = all_client && plan_layer_is_client(&plan->layers[i]);
+	}
+	if (all_client && h->client.data && plan->needs_client_target) {
+		out->checksum = scene_frame_checksum(DRM_FORMAT_XRGB8888, h->client.width, h->client.height,
+			h->client.stride, h->client.data);
+		out->checksum_source = "client-target";
+	} else {
+		const struct scene_layer **layers = malloc((scene->layer_count ? scene->layer_count : 1) * sizeof(*layers));
+
+		if (!layers) {
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < scene->layer_count; i++) {
+			layers[i] = &scene->layers[i];
+		}
+		ret = cpu_image(&h->reference, DRM_FORMAT_XRGB8888, scene->width, scene->height);
+		ret = ret ? ret : compositor_compose(h->compositor, scene, layers, scene->layer_count, 0, &h->reference);
+		free(layers);
+		if (ret < 0) {
+			return ret;
+		}
+		out->checksum = backend_checksum(&h->reference);
+		out->checksum_source = "reference";
+	}
+	out->has_checksum = true;
+	if (want_image) {
+		const struct comp_target *src = strcmp(out->checksum_source, "reference") ? &h->client : &h->reference;
+
+		out->image = *src;
+		out->image.fourcc = DRM_FORMAT_XRGB8888;
+		out->image.data = malloc((size_t)src->stride * src->height);
+		if (!out->image.data) {
+			return -ENOMEM;
+		}
+		memcpy(out->image.data, src->data, (size_t)src->stride * src->height);
+	}
+	return 0;
+}
+
+/*
+ * Waits for the previous frame's present fence when its wait was deferred,
+ * once this frame is presented (SurfaceFlinger too lets one frame be in
+ * flight).
+ */
+static void wait_pending_present(struct hwc2_backend *h)
+{
+	if (h->pending_present < 0) {
+		return;
+	}
+	if (hwc2_fence_wait(h->pending_present, HWC2_FENCE_WAIT_MS) != 1) {
+		hwc2_note(h, "the previous present fence did not signal in %d ms", HWC2_FENCE_WAIT_MS);
+	}
+	close(h->pending_present);
+	h->pending_present = -1;
+}
+
+/*
+ * Takes fence (the present fence of the present started at t): waited for
+ * now (two vsync periods at most), else from now on before the next
+ * present. Returns the present time, or -1 unknown.
+ */
+static int64_t wait_present(struct hwc2_backend *h, int fence, int64_t t)
+{
+	int64_t period = h->module.vsync_period_ns > 0 ? h->module.vsync_period_ns : 16666667;
+	int64_t done = -1;
+
+	if (fence < 0) {
+		return -1;
+	}
+	if (!h->defer_present) {
+		if (hwc2_fence_wait(fence, (int)(2 * period / 1000000) + 1) == 1) {
+			done = now_ns() - t;
+			close(fence);
+			return done;
+		}
+		h->defer_present = true;
+		hwc2_note(h, "present fences signal later than two vsync periods (at the next present?): "
+			"each is waited for after the next present from now on");
+	}
+	h->pending_present = fence;
+	return done;
+}
+
+static int hwc2_present(struct backend *base, const struct scene *scene, bool want_image,
+	struct backend_result *out)
+{
+	struct hwc2_backend *h = from_base(base);
+	struct hwc2_module *m = &h->module;
+	struct hwc2_counters before = h->counters;
+	int32_t display_requests, fence = -1;
+	int64_t start = now_ns(), t;
+	struct plan *plan;
+	int ret;
+
+	out->plan_ns = out->compose_ns = out->commit_ns = out->present_ns = -1;
+	ret = hwc2_layers_sync(h, scene);
+	if (ret < 0) {
+		return ret;
+	}
+	validate(h, scene, &display_requests);
+	plan = make_plan(h, scene, &out->decisions_differ);
+	if (!plan) {
+		return -ENOMEM;
+	}
+	out->plan = plan;
+	out->plan_ns = now_ns() - start;
+	out->efficiency = backend_efficiency(scene, plan);
+	if (plan->needs_client_target) {
+		ret = client_target(h, scene, plan, &out->compose_ns);
+		if (ret < 0) {
+			return ret;
+		}
+	}
+	t = now_ns();
+	hwc2_checked(h, m->fn.present_display(m->dev, m->display, &fence), "presentDisplay", UINT64_MAX);
+	out->commit_ns = now_ns() - t;
+	take_release_fences(h);
+	wait_pending_present(h);
+	out->present_ns = wait_present(h, fence, t);
+	h->frames++;
+	hwc2_pool_trim(&h->pool, h->frames, POOL_AGE_FRAMES);
+	ret = checksum(h, scene, plan, want_image, out);
+	out->call_errors = (uint32_t)(h->counters.call_errors - before.call_errors);
+	h->counters.decisions_differ += out->decisions_differ;
+	snprintf(out->note, sizeof(out->note), "%s", h->note);
+	h->note[0] = '\0';
+	return ret;
+}
+
+static void hwc2_destroy(struct backend *base)
+{
+	struct hwc2_backend *h = from_base(base);
+
+	if (h->pending_present >= 0) {
+		close(h->pending_present);
+	}
+	if (h->module.dev) {
+		hwc2_layers_clear(h);
+	}
+	for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
+		if (h->targets[i].handle) {
+			hwc2_buffer_destroy(&h->targets[i]);
+		}
+	}
+	hwc2_pool_finish(&h->pool);
+	hwc2_module_close(&h->module);
+	hwc2_alloc_close(&h->alloc);
+	free(h->layers);
+	free(h->client.data);
+	free(h->reference.data);
+	free(h);
+}
+
+static const struct backend_impl hwc2_impl = {
+	.name = "hwc2",
+	.present = hwc2_present,
+	.destroy = hwc2_destroy,
+};
+
+/* The client target's format: SurfaceFlinger's RGBA_8888 unless the module wants BGRA_8888. */
+static void choose_target_format(struct hwc2_backend *h)
+{
+	struct hwc2_module *m = &h->module;
+
+	h->target_fourcc = DRM_FORMAT_ABGR8888;
+	h->target_hal_format = HAL_PIXEL_FORMAT_RGBA_8888;
+	if (m->fn.get_client_target_support &&
+		m->fn.get_client_target_support(m->dev, m->display, m->width, m->height, HAL_PIXEL_FORMAT_BGRA_8888,
+			HAL_DATASPACE_UNKNOWN) == HWC2_ERROR_NONE) {
+		h->target_fourcc = DRM_FORMAT_ARGB8888;	/* scans out on more planes (vkms has no ABGR) */
+		h->target_hal_format = HAL_PIXEL_FORMAT_BGRA_8888;
+	}
+}
+
+struct backend *backend_hwc2_create(const struct backend_hwc2_options *opts, struct hwct_error *err)
+{
+	struct hwc2_backend *h = calloc(1, sizeof(*h));
+	int ret;
+
+	if (!h) {
+		hwct_error_set(err, -ENOMEM, opts->module, UINT64_MAX, "out of memory");
+		return NULL;
+	}
+	h->base.impl = &hwc2_impl;
+	h->compositor = opts->compositor;
+	h->pending_present = -1;
+	for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
+		h->targets[i] = (struct hwc2_buffer){ .fd = -1, .release_fence = -1 };
+	}
+	hwc2_alloc_open(&h->alloc, opts->alloc_node);
+	if (opts->readback && !getenv("HWCT_KMS_READBACK")) {
+		setenv("HWCT_KMS_READBACK", "1", 0);	/* read by hwcomposer.kms.so's open */
+	}
+	ret = hwc2_module_open(&h->module, opts->module, err);
+	if (ret < 0) {
+		hwc2_destroy(&h->base);
+		return NULL;
+	}
+	h->readback = opts->readback && h->module.last_frame;
+	choose_target_format(h);
+	hwc2_module_power_on(&h->module);
+	return &h->base;
+}
+
+void backend_hwc2_mode(const struct backend *b, uint32_t *width, uint32_t *height, int64_t *vsync_period_ns)
+{
+	const struct hwc2_backend *h = (const struct hwc2_backend *)(const void *)b;
+
+	*width = h->module.width;
+	*height = h->module.height;
+	*vsync_period_ns = h->module.vsync_period_ns;
+}
+
+const char *backend_hwc2_allocator(const struct backend *b)
+{
+	return hwc2_alloc_name(&((const struct hwc2_backend *)(const void *)b)->alloc);
+}

@@ -1,0 +1,221 @@
+/*
+ * Loading an HWC2 module for the hwc2 backend as libhardware and the HIDL
+ * passthrough composer do: dlopen, the HMI symbol with its tag and id,
+ * methods->open("composer"), a version 2 device, every function resolved
+ * once through getFunction, the callbacks registered (the primary display
+ * is expected to hotplug during or soon after registerCallback), then the
+ * active config's attributes.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <hardware/hardware.h>
+#include <hwct/hwc2_names.h>
+
+#include "backend_hwc2_private.h"
+#include "hwc2_kms.h"
+
+#define HOTPLUG_WAIT_MS 2000
+
+static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_t connection)
+{
+	struct hwc2_module *m = data;
+
+	pthread_mutex_lock(&m->lock);
+	m->hotplugs++;
+	if (connection == HWC2_CONNECTION_CONNECTED && !m->has_display) {
+		m->has_display = true;
+		m->display = display;
+		pthread_cond_broadcast(&m->hotplugged);
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void on_refresh(hwc2_callback_data_t data, hwc2_display_t display)
+{
+	struct hwc2_module *m = data;
+
+	(void)display;
+	pthread_mutex_lock(&m->lock);
+	m->refreshes++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+static void on_vsync(hwc2_callback_data_t data, hwc2_display_t display, int64_t timestamp)
+{
+	struct hwc2_module *m = data;
+
+	(void)display;
+	(void)timestamp;
+	pthread_mutex_lock(&m->lock);
+	m->vsyncs++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Resolves every function of HWC2_REPLAY_FUNCTIONS. Returns 0 or -ENOEXEC naming the first missing one. */
+static int resolve(struct hwc2_module *m, const char *path, struct hwct_error *err)
+{
+	hwc2_function_pointer_t p;
+
+#define HWC2_FN_RESOLVE(desc, field, required) \
+	p = m->dev->getFunction(m->dev, HWC2_FUNCTION_##desc); \
+	if (!p && (required)) { \
+		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX, \
+			"the module has no %s (getFunction returned NULL)", \
+			hwct_hwc2_function_name(HWC2_FUNCTION_##desc)); \
+	} \
+	m->fn.field = (HWC2_PFN_##desc)p;
+	HWC2_REPLAY_FUNCTIONS(HWC2_FN_RESOLVE)
+#undef HWC2_FN_RESOLVE
+	return 0;
+}
+
+static int load(struct hwc2_module *m, const char *path, struct hwct_error *err)
+{
+	struct stat st;
+	hw_module_t *hmi;
+	void *sym;
+
+	if (stat(path, &st) != 0) {
+		return hwct_error_set(err, -errno, path, UINT64_MAX, "cannot load the HWC2 module: %s",
+			strerror(errno));
+	}
+	m->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!m->dl) {
+		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX, "cannot load the HWC2 module: %s",
+			dlerror());
+	}
+	hmi = dlsym(m->dl, HAL_MODULE_INFO_SYM_AS_STR);
+	if (!hmi || hmi->tag != HARDWARE_MODULE_TAG || !hmi->id || strcmp(hmi->id, HWC_HARDWARE_MODULE_ID) != 0 ||
+		!hmi->methods || !hmi->methods->open) {
+		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX,
+			"not an HWC2 module (no %s with tag HMI, id \"%s\" and an open method)",
+			HAL_MODULE_INFO_SYM_AS_STR, HWC_HARDWARE_MODULE_ID);
+	}
+	sym = dlsym(m->dl, HWC2_KMS_LAST_FRAME_SYMBOL);
+	memcpy(&m->last_frame, &sym, sizeof(sym));	/* POSIX: dlsym's result may be a function */
+	if (hmi->methods->open(hmi, HWC_HARDWARE_COMPOSER, (struct hw_device_t **)&m->dev) != 0 || !m->dev) {
+		m->dev = NULL;
+		return hwct_error_set(err, -ENODEV, path, UINT64_MAX,
+			"the module's open(\"%s\") failed (no device it can drive?)", HWC_HARDWARE_COMPOSER);
+	}
+	if (m->dev->common.tag != HARDWARE_DEVICE_TAG || ((m->dev->common.version >> 24) & 0xf) != 2 ||
+		!m->dev->getFunction) {
+		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX,
+			"the module's device is not an HWC2 device (version 0x%x)", m->dev->common.version);
+	}
+	return resolve(m, path, err);
+}
+
+/* Waits for the first connected display. Returns true when one came. */
+static bool wait_display(struct hwc2_module *m)
+{
+	struct timespec until;
+	bool ok;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += HOTPLUG_WAIT_MS / 1000;
+	pthread_mutex_lock(&m->lock);
+	while (!m->has_display && pthread_cond_timedwait(&m->hotplugged, &m->lock, &until) == 0) {
+	}
+	ok = m->has_display;
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+static int32_t attribute(struct hwc2_module *m, hwc2_config_t config, int32_t which, int32_t *out)
+{
+	*out = -1;
+	return m->fn.get_display_attribute(m->dev, m->display, config, which, out);
+}
+
+/* The display queries SurfaceFlinger makes at boot, ending with the active config's mode. */
+static int read_display(struct hwc2_module *m, const char *path, struct hwct_error *err)
+{
+	int32_t type = 0, w, h, period;
+	hwc2_config_t config = 0;
+	uint32_t count = 0;
+	char name[64];
+
+	if (m->fn.get_display_type) {
+		m->fn.get_display_type(m->dev, m->display, &type);
+	}
+	if (m->fn.get_display_name) {
+		count = sizeof(name);
+		m->fn.get_display_name(m->dev, m->display, &count, name);
+	}
+	if (m->fn.get_display_configs) {
+		count = 0;
+		m->fn.get_display_configs(m->dev, m->display, &count, NULL);
+	}
+	if (m->fn.get_active_config(m->dev, m->display, &config) != HWC2_ERROR_NONE ||
+		attribute(m, config, HWC2_ATTRIBUTE_WIDTH, &w) != HWC2_ERROR_NONE ||
+		attribute(m, config, HWC2_ATTRIBUTE_HEIGHT, &h) != HWC2_ERROR_NONE || w <= 0 || h <= 0) {
+		return hwct_error_set(err, -ENODEV, path, UINT64_MAX,
+			"display %" PRIu64 ": no active config with a width and height", (uint64_t)m->display);
+	}
+	m->width = (uint32_t)w;
+	m->height = (uint32_t)h;
+	if (attribute(m, config, HWC2_ATTRIBUTE_VSYNC_PERIOD, &period) == HWC2_ERROR_NONE && period > 0) {
+		m->vsync_period_ns = period;
+	}
+	if (m->fn.get_color_modes) {
+		count = 0;
+		m->fn.get_color_modes(m->dev, m->display, &count, NULL);
+	}
+	return 0;
+}
+
+int hwc2_module_open(struct hwc2_module *m, const char *path, struct hwct_error *err)
+{
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->hotplugged, NULL);
+	ret = load(m, path, err);
+	if (ret < 0) {
+		return ret;
+	}
+	if (m->fn.register_callback(m->dev, HWC2_CALLBACK_HOTPLUG, m, (hwc2_function_pointer_t)on_hotplug) !=
+		HWC2_ERROR_NONE) {
+		return hwct_error_set(err, -ENODEV, path, UINT64_MAX, "registerCallback(HOTPLUG) failed");
+	}
+	m->fn.register_callback(m->dev, HWC2_CALLBACK_REFRESH, m, (hwc2_function_pointer_t)on_refresh);
+	m->fn.register_callback(m->dev, HWC2_CALLBACK_VSYNC, m, (hwc2_function_pointer_t)on_vsync);
+	if (!wait_display(m)) {
+		return hwct_error_set(err, -ENODEV, path, UINT64_MAX, "no display was hotplugged in %d ms",
+			HOTPLUG_WAIT_MS);
+	}
+	return read_display(m, path, err);
+}
+
+void hwc2_module_power_on(struct hwc2_module *m)
+{
+	m->fn.set_power_mode(m->dev, m->display, HWC2_POWER_MODE_ON);
+	if (m->fn.set_vsync_enabled) {
+		m->fn.set_vsync_enabled(m->dev, m->display, HWC2_VSYNC_ENABLE);
+	}
+}
+
+void hwc2_module_close(struct hwc2_module *m)
+{
+	if (m->dev) {
+		if (m->fn.set_vsync_enabled) {
+			m->fn.set_vsync_enabled(m->dev, m->display, HWC2_VSYNC_DISABLE);
+		}
+		m->dev->common.close(&m->dev->common);
+	}
+	if (m->dl) {
+		dlclose(m->dl);
+	}
+	pthread_cond_destroy(&m->hotplugged);
+	pthread_mutex_destroy(&m->lock);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,34 @@
+/*
+ * --hwc2 PATH.so: the hwc2 backend (backend_hwc2.h) driving an HWC2
+ * module as SurfaceFlinger does. Client layers are composed by the chosen
+ * compositor; with --no-pixels there is none, buffers are handed over
+ * unwritten and frames have no checksum. hwcomposer.kms.so is asked to read
+ * frames back through the writeback connector, so its checksums are the
+ * device's. The planner options do not apply: the module decides.
+ */
+#include <errno.h>
+
+#include "backend_hwc2.h"
+#include "replay_target.h"
+
+int replay_target_hwc2_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
+	struct hwct_error *err)
+{
+	struct backend_hwc2_options ho = {
+		.module = arg,
+		.compositor = cfg->compositor,
+		.readback = cfg->compositor != NULL,
+	};
+
+	if (!arg) {
+		return hwct_error_set(err, -EINVAL, "--hwc2", UINT64_MAX, "needs the path of an HWC2 module");
+	}
+	t->backend = backend_hwc2_create(&ho, err);
+	if (!t->backend) {
+		return err && err->code ? err->code : -ENODEV;
+	}
+	backend_hwc2_mode(t->backend, &t->width, &t->height, &t->vsync_period_ns);
+	t->default_timing = REPLAY_TIMING_VSYNC;
+	t->module_decides = true;
+	return 0;
+}
