@@ -36,6 +36,40 @@ static const char *split(const char *path, char *dir, size_t size)
 	return slash + 1;
 }
 
+/*
+ * Opens an explicit file path without ever blocking the calling thread (the
+ * client's, at device open): open() of a FIFO for writing waits for a
+ * reader, so it is tried O_NONBLOCK, and a FIFO without a reader (ENXIO) is
+ * opened O_RDWR, which Linux never blocks on: a reader may come later, and
+ * until one reads, only the writer's own threads wait in write(). The writer
+ * writes with blocking writes: O_NONBLOCK is cleared again.
+ */
+static int open_file(const char *path)
+{
+	struct stat st;
+	int fd, flags;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0644);
+	if (fd < 0 && errno == ENXIO) {
+		fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISFIFO(st.st_mode))) {
+			close(fd);
+			return -ENXIO;
+		}
+	}
+	if (fd < 0) {
+		return -errno;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+		int err = errno;
+
+		close(fd);
+		return -err;
+	}
+	return fd;
+}
+
 /* Creates "<prefix>-<n>.zst" in dirfd, the first n >= *n that is free. */
 static int create_numbered(int dirfd, const char *dir, const char *prefix, unsigned *n,
 	char *path, size_t size)
@@ -81,9 +115,9 @@ int rec_output_open(const struct rec_config *cfg, unsigned *n, char *path, size_
 			return -EINVAL;
 		}
 		if (*n == 0) {
-			fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+			fd = open_file(out);
 			if (fd < 0) {
-				return -errno;
+				return fd;
 			}
 			*n = 1;
 			snprintf(path, size, "%s", out);

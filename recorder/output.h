@@ -5,7 +5,8 @@
  * planted under that name) is never written through, and n just moves on.
  * A file path is used as given for the first trace (O_NOFOLLOW: not through
  * a symlink); later traces of the process go beside it as
- * "<stem>-<n>.zst", created the same way as generated names.
+ * "<stem>-<n>.zst", created the same way as generated names. A FIFO is
+ * opened without blocking, with or without a reader yet (output.c).
  */
 #ifndef REC_OUTPUT_H
 #define REC_OUTPUT_H

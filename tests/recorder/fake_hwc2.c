@@ -10,6 +10,16 @@
  * pointer, so a wrapper that passes another pointer fails the test. The
  * vendor descriptor FAKE_VENDOR_DESCRIPTOR (100) has a prototype the
  * recorder cannot know; calling it checks the same.
+ *
+ * FAKE_HWC2_MODE (read at open; a comma-separated list) makes it misbehave
+ * the ways a real module may, for the pass-through tests: "errors" fails
+ * every 3rd validateDisplay (BAD_DISPLAY), every 5th setLayerBuffer
+ * (BAD_PARAMETER) and every 4th setCursorPosition (BAD_LAYER), functions
+ * the recorder never calls itself, so the counts are the client's;
+ * "null-functions" has getFunction return NULL for the functions
+ * SurfaceFlinger can do without and for the vendor one (FAKE_NULL_FUNCTIONS).
+ * FAKE_HWC2_RULES and FAKE_HWC2_SIZE (fake_rules.h) replace its decision
+ * rule and display size.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,7 +35,10 @@
 
 #include <hardware/hwcomposer2.h>
 
+#include <hwct/test_buffer.h>
+
 #include "fake_hwc2.h"
+#include "fake_rules.h"
 
 #define FAKE_MAGIC 0x46414b45u
 #define MAX_LAYERS 16
@@ -37,6 +50,8 @@ struct fake_layer {
 	hwc2_layer_t id;
 	int32_t type;
 	float alpha;
+	int32_t z;
+	bool yuv;			/* its buffer is a YUV test buffer */
 	bool buffer_set;		/* a new buffer this frame */
 	int32_t changed;		/* type validate asked for, 0 none */
 	uint32_t request;
@@ -65,6 +80,9 @@ struct fake_device {
 	int release_fds[MAX_LAYERS];	/* fences for getReleaseFences, ours until handed out */
 	hwc2_layer_t release_layers[MAX_LAYERS];
 	int release_count;
+	bool errors, null_functions;	/* FAKE_HWC2_MODE */
+	struct fake_rules rules;	/* FAKE_HWC2_RULES, FAKE_HWC2_SIZE */
+	unsigned validates, buffers, cursors;	/* calls so far, for "errors" */
 };
 
 static struct fake_device *dev_of(hwc2_device_t *device)
@@ -238,17 +256,18 @@ static int32_t get_display_configs(hwc2_device_t *device, hwc2_display_t display
 static int32_t get_display_attribute(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_config_t config, int32_t attribute, int32_t *out)
 {
-	dev_of(device);
+	struct fake_device *d = dev_of(device);
+
 	DISPLAY_CHECK(display);
 	if (config != CONFIG_ID) {
 		return HWC2_ERROR_BAD_CONFIG;
 	}
 	switch (attribute) {
 	case HWC2_ATTRIBUTE_WIDTH:
-		*out = FAKE_WIDTH;
+		*out = (int32_t)d->rules.width;
 		break;
 	case HWC2_ATTRIBUTE_HEIGHT:
-		*out = FAKE_HEIGHT;
+		*out = (int32_t)d->rules.height;
 		break;
 	case HWC2_ATTRIBUTE_VSYNC_PERIOD:
 		*out = FAKE_VSYNC_PERIOD;
@@ -362,10 +381,11 @@ static int32_t get_doze_support(hwc2_device_t *device, hwc2_display_t display, i
 static int32_t get_client_target_support(hwc2_device_t *device, hwc2_display_t display,
 	uint32_t width, uint32_t height, int32_t format, int32_t dataspace)
 {
-	dev_of(device);
+	struct fake_device *d = dev_of(device);
+
 	DISPLAY_CHECK(display);
 	(void)dataspace;
-	return width == FAKE_WIDTH && height == FAKE_HEIGHT && format == HAL_PIXEL_FORMAT_RGBA_8888 ?
+	return width == d->rules.width && height == d->rules.height && format == HAL_PIXEL_FORMAT_RGBA_8888 ?
 		HWC2_ERROR_NONE : HWC2_ERROR_UNSUPPORTED;
 }
 
@@ -469,12 +489,46 @@ static int32_t destroy_layer(hwc2_device_t *device, hwc2_display_t display, hwc2
 	return HWC2_ERROR_NONE;
 }
 
+static int compare_z(const void *a, const void *b)
+{
+	const struct fake_layer *x = *(const struct fake_layer *const *)a, *y = *(const struct fake_layer *const *)b;
+
+	return x->z < y->z ? -1 : x->z > y->z;
+}
+
+/* FAKE_HWC2_RULES: the scenarios' device rule on the layers by ascending z; sets changed. */
+static void decide_by_rules(struct fake_device *d)
+{
+	struct fake_layer *sorted[MAX_LAYERS];
+	struct device_layer in[MAX_LAYERS];
+	int32_t types[MAX_LAYERS];
+	size_t n = 0;
+
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		if (d->layers[i].used) {
+			sorted[n++] = &d->layers[i];
+		}
+	}
+	qsort(sorted, n, sizeof(sorted[0]), compare_z);
+	for (size_t i = 0; i < n; i++) {
+		in[i] = (struct device_layer){ .requested = sorted[i]->type, .yuv = sorted[i]->yuv };
+	}
+	device_decide(&d->rules.rules, in, n, types);
+	for (size_t i = 0; i < n; i++) {
+		sorted[i]->changed = types[i] != sorted[i]->type ? types[i] : 0;
+	}
+}
+
 static int32_t validate_display(hwc2_device_t *device, hwc2_display_t display, uint32_t *num_types,
 	uint32_t *num_requests)
 {
 	struct fake_device *d = dev_of(device);
 
 	DISPLAY_CHECK(display);
+	if (d->errors && ++d->validates % 3 == 0) {
+		d->validated = false;
+		return HWC2_ERROR_BAD_DISPLAY;
+	}
 	*num_types = *num_requests = 0;
 	d->display_requests = 0;
 	for (int i = 0; i < MAX_LAYERS; i++) {
@@ -485,11 +539,21 @@ static int32_t validate_display(hwc2_device_t *device, hwc2_display_t display, u
 		}
 		l->changed = 0;
 		l->request = 0;
-		if (l->type == HWC2_COMPOSITION_DEVICE && l->alpha < 1.0f) {
+		if (!d->rules.on && l->type == HWC2_COMPOSITION_DEVICE && l->alpha < 1.0f) {
 			l->changed = HWC2_COMPOSITION_CLIENT;
-			(*num_types)++;
 		}
-		if (l->type == HWC2_COMPOSITION_CLIENT || l->changed == HWC2_COMPOSITION_CLIENT) {
+	}
+	if (d->rules.on) {
+		decide_by_rules(d);
+	}
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		struct fake_layer *l = &d->layers[i];
+
+		if (!l->used) {
+			continue;
+		}
+		*num_types += l->changed != 0;
+		if (!d->rules.on && (l->type == HWC2_COMPOSITION_CLIENT || l->changed == HWC2_COMPOSITION_CLIENT)) {
 			l->request = HWC2_LAYER_REQUEST_CLEAR_CLIENT_TARGET;
 			(*num_requests)++;
 			d->display_requests = HWC2_DISPLAY_REQUEST_FLIP_CLIENT_TARGET;
@@ -633,7 +697,16 @@ static int32_t set_layer_buffer(hwc2_device_t *device, hwc2_display_t display, h
 	if (!fd_valid(acquire_fence) || (buffer && buffer->version != (int)sizeof(native_handle_t))) {
 		return HWC2_ERROR_BAD_PARAMETER;
 	}
+	if (d->errors && ++d->buffers % 5 == 0) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
 	l->buffer_set = true;
+	l->yuv = false;
+	if (buffer) {
+		struct hwct_test_buffer tb;
+
+		l->yuv = hwct_test_handle_parse(buffer, &tb) && tb.fourcc == FAKE_FOURCC_NV12;
+	}
 	return HWC2_ERROR_NONE;
 }
 
@@ -673,7 +746,12 @@ static int32_t set_layer_int(hwc2_device_t *device, hwc2_display_t display, hwc2
 static int32_t set_layer_z_order(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
 	uint32_t z)
 {
-	return set_layer_int(device, display, layer, (int32_t)z);
+	struct fake_device *d = dev_of(device);
+	struct fake_layer *l;
+
+	LAYER_CHECK(d, display, layer, l);
+	l->z = (int32_t)z;
+	return HWC2_ERROR_NONE;
 }
 
 static int32_t set_layer_display_frame(hwc2_device_t *device, hwc2_display_t display,
@@ -706,8 +784,13 @@ static int32_t set_layer_color(hwc2_device_t *device, hwc2_display_t display, hw
 static int32_t set_cursor_position(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, int32_t x, int32_t y)
 {
+	struct fake_device *d = dev_of(device);
+
 	(void)x;
 	(void)y;
+	if (d->errors && display == FAKE_DISPLAY && ++d->cursors % 4 == 0) {
+		return HWC2_ERROR_BAD_LAYER;
+	}
 	return set_layer_int(device, display, layer, 0);
 }
 
@@ -719,9 +802,10 @@ static int32_t vendor_ping(hwc2_device_t *device, int32_t x)
 	return x + 1;
 }
 
-static hwc2_function_pointer_t get_function(struct hwc2_device *device, int32_t descriptor)
+static const int32_t null_functions[] = FAKE_NULL_FUNCTIONS;
+
+static hwc2_function_pointer_t lookup(int32_t descriptor)
 {
-	dev_of(device);
 	switch (descriptor) {
 #define FN(d, f) \
 	case HWC2_FUNCTION_##d: \
@@ -777,6 +861,18 @@ static hwc2_function_pointer_t get_function(struct hwc2_device *device, int32_t 
 	}
 }
 
+static hwc2_function_pointer_t get_function(struct hwc2_device *device, int32_t descriptor)
+{
+	struct fake_device *d = dev_of(device);
+
+	for (size_t i = 0; d->null_functions && i < sizeof(null_functions) / sizeof(null_functions[0]); i++) {
+		if (null_functions[i] == descriptor) {
+			return NULL;
+		}
+	}
+	return lookup(descriptor);
+}
+
 static void get_capabilities(struct hwc2_device *device, uint32_t *count, int32_t *caps)
 {
 	dev_of(device);
@@ -801,8 +897,22 @@ static int device_close(struct hw_device_t *hw)
 	return 0;
 }
 
+/* Whether the comma-separated list has word. */
+static bool has_word(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+		if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == '\0')) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static int module_open(const struct hw_module_t *module, const char *id, struct hw_device_t **out)
 {
+	const char *mode = getenv("FAKE_HWC2_MODE");
 	struct fake_device *d;
 
 	if (strcmp(id, HWC_HARDWARE_COMPOSER) != 0) {
@@ -814,6 +924,9 @@ static int module_open(const struct hw_module_t *module, const char *id, struct 
 	}
 	d->magic = FAKE_MAGIC;
 	d->next_layer = 100;
+	d->errors = has_word(mode, "errors");
+	d->null_functions = has_word(mode, "null-functions");
+	fake_rules_read(&d->rules);
 	pthread_mutex_init(&d->lock, NULL);
 	d->base.common.tag = HARDWARE_DEVICE_TAG;
 	d->base.common.version = HWC_DEVICE_API_VERSION_2_0;

@@ -6,11 +6,25 @@
  *
  *	# buffer INODE WIDTH HEIGHT STRIDE OFFSET
  *	# callbacks HOTPLUG REFRESH VSYNC
+ *	# calls N				(call lines written)
+ *	# latency open NS set_layer_buffer NS FRAME present NS FRAME
+ *	# fds WARM END				(--fd-check)
+ *	# function D 0|1			(--probe-functions)
  *
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
- *	[--signal-at A,B] [--control FILE --control-at A,B]
+ *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
+ *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
+ * --small uses small buffers (long runs); --frame-sleep-us sets the pause
+ * after each frame (default 5000); --fd-check W counts the open fds once
+ * the recorder is quiet after frame W and after the last frame;
+ * --probe-functions logs which descriptors getFunction hands out. The
+ * functions SurfaceFlinger treats as optional are skipped when the module
+ * has none (FAKE_HWC2_MODE=null-functions); the latency line holds the
+ * longest device open, setLayerBuffer and presentDisplay.
+ * --leak-on-purpose loses a block, for a sanitizer build to report
+ * (test_sanitized.c: the leak checker is live).
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <dlfcn.h>
@@ -30,12 +44,14 @@
 #include <hwct/hash.h>
 
 #include "calllog.h"
+#include "client_probe.h"
 #include "fake_hwc2.h"
 #include "test_allocator.h"
 
 #define FOURCC_ABGR8888 0x34324241u	/* 'A' 'B' '2' '4' */
 #define LAYERS 4
 #define CT_BUFFERS 2
+#define MAX_FRAMES 1000000
 
 struct buffer {
 	int fd;
@@ -55,12 +71,30 @@ struct layer {
 	float alpha;
 };
 
+/* Buffer sizes: SurfaceFlinger-like, or --small for long runs. */
+struct sizes {
+	uint32_t bg_w, bg_h;		/* background layer */
+	uint32_t app_w, app_h;		/* translucent app layer */
+	uint32_t target_w, target_h;	/* client target */
+	hwc_rect_t app_frame;		/* where the app sits, inside the target */
+};
+
+static const struct sizes full_sizes = { 540, 1200, 400, 300, FAKE_WIDTH, FAKE_HEIGHT,
+	{ 100, 200, 500, 500 } };
+static const struct sizes small_sizes = { 128, 96, 48, 32, 160, 120, { 16, 16, 64, 48 } };
+
 static FILE *log_file;
 static hwc2_device_t *dev;
 static atomic_int hotplugs, refreshes, vsyncs;
 static atomic_bool connected;
+static const struct sizes *sz = &full_sizes;
+static unsigned long calls_logged;
+static struct client_latency lat_buffer = { 0, -1 }, lat_present = { 0, -1 };
+static int frame_now;
 
 #define FN(name) ((HWC2_PFN_##name)fn(HWC2_FUNCTION_##name))
+/* Functions SurfaceFlinger can do without: the call is skipped when the module has none. */
+#define HAVE(name) (dev->getFunction(dev, HWC2_FUNCTION_##name) != NULL)
 
 static hwc2_function_pointer_t fn(int32_t descriptor)
 {
@@ -76,6 +110,7 @@ static hwc2_function_pointer_t fn(int32_t descriptor)
 static void emit(struct calllog_line *l)
 {
 	fprintf(log_file, "%s\n", l->s);
+	calls_logged++;
 }
 
 /* ------------------------------------------------------------- callbacks */
@@ -149,10 +184,16 @@ static void put(uint8_t *p, int r, int g, int bl, int a)
 	p[3] = (uint8_t)a;
 }
 
+/* A 40x40 square that moves each frame, wrapping once it would leave the background. */
 static hwc_rect_t square_at(int frame)
 {
+	int w = (int)sz->bg_w, h = (int)sz->bg_h;
 	int x = 20 + 30 * frame, y = 100 + 20 * frame;
 
+	if (x + 40 > w || y + 40 > h) {
+		x %= w - 40;
+		y %= h - 40;
+	}
 	return (hwc_rect_t){ x, y, x + 40, y + 40 };
 }
 
@@ -252,8 +293,11 @@ static void set_layer_buffer(struct layer *ly, struct buffer *b, bool fenced)
 {
 	struct calllog_line l;
 	int fence = fenced ? acquire_fence() : -1;
-	int32_t e = FN(SET_LAYER_BUFFER)(dev, FAKE_DISPLAY, ly->id, b->handle, fence);
+	HWC2_PFN_SET_LAYER_BUFFER set = FN(SET_LAYER_BUFFER);
+	uint64_t t0 = client_now_ns();
+	int32_t e = set(dev, FAKE_DISPLAY, ly->id, b->handle, fence);
 
+	client_latency_add(&lat_buffer, t0, frame_now);
 	if (fence >= 0) {
 		close(fence);	/* ours: the device dup'd what it keeps */
 	}
@@ -359,17 +403,115 @@ static void layer_setup(struct layer *ly, hwc_rect_t frame, hwc_frect_t crop, ui
 	emit(&l);
 }
 
+/* The optional queries: skipped when the module lacks the function. */
+static void query_render_intents(void)
+{
+	struct calllog_line l;
+	int32_t intents[4];
+	int64_t list[4];
+	uint32_t n = 0;
+	int32_t e;
+
+	if (!HAVE(GET_RENDER_INTENTS)) {
+		return;
+	}
+	e = FN(GET_RENDER_INTENTS)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_RENDER_INTENTS, false, 0, e);
+	calllog_add(&l, " key=%d", HAL_COLOR_MODE_NATIVE);
+	calllog_list(&l, "values", NULL, 0);
+	emit(&l);
+	n = n < 4 ? n : 4;
+	e = FN(GET_RENDER_INTENTS)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE, &n, intents);
+	for (uint32_t i = 0; i < n; i++) {
+		list[i] = intents[i];
+	}
+	begin(&l, HWC2_FUNCTION_GET_RENDER_INTENTS, false, 0, e);
+	calllog_add(&l, " key=%d", HAL_COLOR_MODE_NATIVE);
+	calllog_list(&l, "values", list, n);
+	emit(&l);
+}
+
+static void query_hdr(void)
+{
+	struct calllog_line l;
+	float max, avg, min;
+	uint32_t n = 0;
+	int32_t e;
+
+	if (!HAVE(GET_HDR_CAPABILITIES)) {
+		return;
+	}
+	e = FN(GET_HDR_CAPABILITIES)(dev, FAKE_DISPLAY, &n, NULL, &max, &avg, &min);
+	begin(&l, HWC2_FUNCTION_GET_HDR_CAPABILITIES, false, 0, e);
+	calllog_list(&l, "types", NULL, 0);
+	calllog_add(&l, " max=%.2f avg=%.2f min=%.2f", max, avg, min);
+	emit(&l);
+}
+
+static void query_doze(void)
+{
+	struct calllog_line l;
+	int32_t v, e;
+
+	if (!HAVE(GET_DOZE_SUPPORT)) {
+		return;
+	}
+	e = FN(GET_DOZE_SUPPORT)(dev, FAKE_DISPLAY, &v);
+	begin(&l, HWC2_FUNCTION_GET_DOZE_SUPPORT, false, 0, e);
+	calllog_add(&l, " v=%d", v);
+	emit(&l);
+}
+
+static void query_connection_type(void)
+{
+	struct calllog_line l;
+	uint32_t conn;
+	int32_t e;
+
+	if (!HAVE(GET_DISPLAY_CONNECTION_TYPE)) {
+		return;
+	}
+	e = FN(GET_DISPLAY_CONNECTION_TYPE)(dev, FAKE_DISPLAY, &conn);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CONNECTION_TYPE, false, 0, e);
+	calllog_add(&l, " v=%u", conn);
+	emit(&l);
+}
+
+static void query_display_capabilities(void)
+{
+	struct calllog_line l;
+	uint32_t caps[4], n = 0;
+	int64_t list[4];
+	int32_t e;
+
+	if (!HAVE(GET_DISPLAY_CAPABILITIES)) {
+		return;
+	}
+	e = FN(GET_DISPLAY_CAPABILITIES)(dev, FAKE_DISPLAY, &n, NULL);
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CAPABILITIES, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", NULL, 0);
+	emit(&l);
+	n = n < 4 ? n : 4;
+	e = FN(GET_DISPLAY_CAPABILITIES)(dev, FAKE_DISPLAY, &n, caps);
+	for (uint32_t i = 0; i < n; i++) {
+		list[i] = caps[i];
+	}
+	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CAPABILITIES, false, 0, e);
+	calllog_add(&l, " key=-");
+	calllog_list(&l, "values", list, n);
+	emit(&l);
+}
+
 /* What the hotplug handler of SurfaceFlinger asks about a new display. */
 static void query_display(void)
 {
 	struct calllog_line l;
 	uint32_t n = 0, cfg_count;
 	hwc2_config_t configs[4], active;
-	int32_t v, modes[4], intents[4];
-	uint32_t caps[4], conn;
+	int32_t v, modes[4];
 	int64_t list[4];
 	char name[64];
-	float max, avg, min;
 	int32_t e;
 
 	e = FN(GET_DISPLAY_TYPE)(dev, FAKE_DISPLAY, &v);
@@ -435,54 +577,11 @@ static void query_display(void)
 	calllog_list(&l, "values", list, n);
 	emit(&l);
 
-	n = 0;
-	e = FN(GET_RENDER_INTENTS)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE, &n, NULL);
-	begin(&l, HWC2_FUNCTION_GET_RENDER_INTENTS, false, 0, e);
-	calllog_add(&l, " key=%d", HAL_COLOR_MODE_NATIVE);
-	calllog_list(&l, "values", NULL, 0);
-	emit(&l);
-	n = n < 4 ? n : 4;
-	e = FN(GET_RENDER_INTENTS)(dev, FAKE_DISPLAY, HAL_COLOR_MODE_NATIVE, &n, intents);
-	for (uint32_t i = 0; i < n; i++) {
-		list[i] = intents[i];
-	}
-	begin(&l, HWC2_FUNCTION_GET_RENDER_INTENTS, false, 0, e);
-	calllog_add(&l, " key=%d", HAL_COLOR_MODE_NATIVE);
-	calllog_list(&l, "values", list, n);
-	emit(&l);
-
-	n = 0;
-	e = FN(GET_HDR_CAPABILITIES)(dev, FAKE_DISPLAY, &n, NULL, &max, &avg, &min);
-	begin(&l, HWC2_FUNCTION_GET_HDR_CAPABILITIES, false, 0, e);
-	calllog_list(&l, "types", NULL, 0);
-	calllog_add(&l, " max=%.2f avg=%.2f min=%.2f", max, avg, min);
-	emit(&l);
-
-	e = FN(GET_DOZE_SUPPORT)(dev, FAKE_DISPLAY, &v);
-	begin(&l, HWC2_FUNCTION_GET_DOZE_SUPPORT, false, 0, e);
-	calllog_add(&l, " v=%d", v);
-	emit(&l);
-
-	e = FN(GET_DISPLAY_CONNECTION_TYPE)(dev, FAKE_DISPLAY, &conn);
-	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CONNECTION_TYPE, false, 0, e);
-	calllog_add(&l, " v=%u", conn);
-	emit(&l);
-
-	n = 0;
-	e = FN(GET_DISPLAY_CAPABILITIES)(dev, FAKE_DISPLAY, &n, NULL);
-	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CAPABILITIES, false, 0, e);
-	calllog_add(&l, " key=-");
-	calllog_list(&l, "values", NULL, 0);
-	emit(&l);
-	n = n < 4 ? n : 4;
-	e = FN(GET_DISPLAY_CAPABILITIES)(dev, FAKE_DISPLAY, &n, caps);
-	for (uint32_t i = 0; i < n; i++) {
-		list[i] = caps[i];
-	}
-	begin(&l, HWC2_FUNCTION_GET_DISPLAY_CAPABILITIES, false, 0, e);
-	calllog_add(&l, " key=-");
-	calllog_list(&l, "values", list, n);
-	emit(&l);
+	query_render_intents();
+	query_hdr();
+	query_doze();
+	query_connection_type();
+	query_display_capabilities();
 
 	e = FN(GET_CLIENT_TARGET_SUPPORT)(dev, FAKE_DISPLAY, FAKE_WIDTH, FAKE_HEIGHT,
 		HAL_PIXEL_FORMAT_RGBA_8888, HAL_DATASPACE_V0_SRGB);
@@ -545,7 +644,7 @@ static void validate(void)
 	hwc2_layer_t layers[LAYERS];
 	int32_t values[LAYERS], dreq = 0;
 	int64_t v1[LAYERS], v2[LAYERS];
-	hwc_client_target_property_t prop;
+	hwc_client_target_property_t prop = { 0 };
 	int32_t e = FN(VALIDATE_DISPLAY)(dev, FAKE_DISPLAY, &types, &requests);
 
 	begin(&l, HWC2_FUNCTION_VALIDATE_DISPLAY, false, 0, e);
@@ -593,10 +692,12 @@ static void validate(void)
 		emit(&l);
 	}
 
-	e = FN(GET_CLIENT_TARGET_PROPERTY)(dev, FAKE_DISPLAY, &prop);
-	begin(&l, HWC2_FUNCTION_GET_CLIENT_TARGET_PROPERTY, false, 0, e);
-	calllog_add(&l, " fmt=%d ds=%d", prop.pixelFormat, prop.dataspace);
-	emit(&l);
+	if (HAVE(GET_CLIENT_TARGET_PROPERTY)) {
+		e = FN(GET_CLIENT_TARGET_PROPERTY)(dev, FAKE_DISPLAY, &prop);
+		begin(&l, HWC2_FUNCTION_GET_CLIENT_TARGET_PROPERTY, false, 0, e);
+		calllog_add(&l, " fmt=%d ds=%d", prop.pixelFormat, prop.dataspace);
+		emit(&l);
+	}
 
 	if (types) {
 		e = FN(ACCEPT_DISPLAY_CHANGES)(dev, FAKE_DISPLAY);
@@ -629,8 +730,11 @@ static void present(void)
 	hwc2_layer_t layers[LAYERS];
 	int64_t v[LAYERS];
 	uint32_t n = 0, nonzero = 0;
-	int32_t e = FN(PRESENT_DISPLAY)(dev, FAKE_DISPLAY, &fence);
+	HWC2_PFN_PRESENT_DISPLAY present_display = FN(PRESENT_DISPLAY);
+	uint64_t t0 = client_now_ns();
+	int32_t e = present_display(dev, FAKE_DISPLAY, &fence);
 
+	client_latency_add(&lat_present, t0, frame_now);
 	begin(&l, HWC2_FUNCTION_PRESENT_DISPLAY, false, 0, e);
 	calllog_add(&l, " fence=%d", fence >= 0);
 	emit(&l);
@@ -657,11 +761,30 @@ static void present(void)
 	emit(&l);
 }
 
+/* Loses a block: the pointer is gone once this returns. */
+static void __attribute__((noinline)) leak_on_purpose(void)
+{
+	static void *volatile kept;
+
+	kept = malloc(4096);
+	if (kept) {
+		memset(kept, 0x4c, 4096);
+	}
+	kept = NULL;
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = { us / 1000000, (us % 1000000) * 1000 };
+
+	if (us > 0) {
+		nanosleep(&ts, NULL);
+	}
+}
+
 static void sleep_ms(int ms)
 {
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
+	sleep_us((long)ms * 1000);
 }
 
 static void write_control(const char *path, const char *what)
@@ -687,7 +810,12 @@ static void parse_pair(const char *s, int *a, int *b)
 int main(int argc, char **argv)
 {
 	const char *module = NULL, *log_path = NULL, *control = NULL;
-	int frames = 8, sig_a = -1, sig_b = -1, ctl_a = -1, ctl_b = -1;
+	int frames = 8, sig_a = -1, sig_b = -1, ctl_a = -1, ctl_b = -1, fd_check = -1;
+	int fds_warm = -1, fds_end = -1;
+	long frame_sleep_us = 5000;
+	bool probe = false, leak = false;
+	struct client_latency lat_open = { 0, -1 };
+	uint64_t t0;
 	struct layer layers[LAYERS] = { 0 };
 	struct buffer target[CT_BUFFERS];
 	const struct hw_module_t *hmi;
@@ -710,14 +838,29 @@ int main(int argc, char **argv)
 			control = argv[++i];
 		} else if (strcmp(argv[i], "--control-at") == 0 && i + 1 < argc) {
 			parse_pair(argv[++i], &ctl_a, &ctl_b);
+		} else if (strcmp(argv[i], "--small") == 0) {
+			sz = &small_sizes;
+		} else if (strcmp(argv[i], "--frame-sleep-us") == 0 && i + 1 < argc) {
+			frame_sleep_us = atol(argv[++i]);
+		} else if (strcmp(argv[i], "--fd-check") == 0 && i + 1 < argc) {
+			fd_check = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--probe-functions") == 0) {
+			probe = true;
+		} else if (strcmp(argv[i], "--leak-on-purpose") == 0) {
+			leak = true;
 		} else {
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
-				"[--signal-at A,B] [--control FILE --control-at A,B]\n");
+				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
+				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]\n");
 			return 2;
 		}
 	}
-	if (!module || !log_path || frames < 1 || frames > 100) {
-		fprintf(stderr, "hwc2-client: --module and --log are required\n");
+	if (!module || !log_path || frames < 1 || frames > MAX_FRAMES) {
+		fprintf(stderr, "hwc2-client: --module and --log are required, 1 <= N <= %d\n", MAX_FRAMES);
+		return 2;
+	}
+	if (fd_check >= frames) {
+		fprintf(stderr, "hwc2-client: --fd-check needs a frame before the last\n");
 		return 2;
 	}
 	log_file = fopen(log_path, "w");
@@ -733,11 +876,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hwc2-client: %s: not an hwcomposer module (%s)\n", module, dlerror());
 		return 2;
 	}
+	t0 = client_now_ns();
 	if (hwc2_open(hmi, &dev) != 0) {
 		fprintf(stderr, "hwc2-client: cannot open the composer device\n");
 		return 2;
 	}
+	client_latency_add(&lat_open, t0, -1);
 	dev->getCapabilities(dev, &ncaps, NULL);
+	if (probe) {
+		client_probe_functions(dev, log_file);
+	}
+	if (leak) {
+		leak_on_purpose();
+	}
 
 	/* a descriptor the recorder does not know is still reachable, on the real device */
 	vendor = dev->getFunction(dev, FAKE_VENDOR_DESCRIPTOR);
@@ -788,39 +939,43 @@ int main(int argc, char **argv)
 	layers[0].alpha = 1.0f;
 	layers[1].type = HWC2_COMPOSITION_DEVICE;
 	layers[1].alpha = 0.5f;
-	layers[1].frame = (hwc_rect_t){ 100, 200, 500, 500 };
+	layers[1].frame = sz->app_frame;
 	layers[2].type = HWC2_COMPOSITION_CURSOR;
 	layers[2].alpha = 1.0f;
 	layers[3].type = HWC2_COMPOSITION_SOLID_COLOR;
 	layers[3].alpha = 1.0f;
 	for (int k = 0; k < 2; k++) {
-		buffer_create(&layers[0].buf[k], 540, 1200, 540 * 4 + 64, 0);
-		buffer_create(&layers[1].buf[k], 400, 300, 400 * 4, 4096);
+		buffer_create(&layers[0].buf[k], sz->bg_w, sz->bg_h, sz->bg_w * 4 + 64, 0);
+		buffer_create(&layers[1].buf[k], sz->app_w, sz->app_h, sz->app_w * 4, 4096);
 		buffer_create(&layers[2].buf[k], 64, 64, 64 * 4, 0);
 		draw_cursor(&layers[2].buf[k]);
 	}
 	for (int k = 0; k < CT_BUFFERS; k++) {
-		buffer_create(&target[k], FAKE_WIDTH, FAKE_HEIGHT, FAKE_WIDTH * 4, 0);
+		buffer_create(&target[k], sz->target_w, sz->target_h, sz->target_w * 4, 0);
 	}
 	layer_setup(&layers[0], (hwc_rect_t){ 0, 0, FAKE_WIDTH, FAKE_HEIGHT },
-		(hwc_frect_t){ 0, 0, 540, 1200 }, 0);
-	layer_setup(&layers[1], layers[1].frame, (hwc_frect_t){ 0, 0, 400, 300 }, 2);
+		(hwc_frect_t){ 0, 0, (float)sz->bg_w, (float)sz->bg_h }, 0);
+	layer_setup(&layers[1], layers[1].frame, (hwc_frect_t){ 0, 0, (float)sz->app_w, (float)sz->app_h }, 2);
 	layer_setup(&layers[2], (hwc_rect_t){ 10, 10, 74, 74 }, (hwc_frect_t){ 0, 0, 64, 64 }, 3);
 	layer_setup(&layers[3], (hwc_rect_t){ 0, 2000, FAKE_WIDTH, FAKE_HEIGHT },
 		(hwc_frect_t){ 0, 0, 0, 0 }, 1);
-	e = FN(SET_LAYER_COLOR)(dev, FAKE_DISPLAY, layers[3].id, (hwc_color_t){ 10, 20, 30, 255 });
-	begin(&l, HWC2_FUNCTION_SET_LAYER_COLOR, true, layers[3].id, e);
-	calllog_add(&l, " rgba=%08x", 10u | 20u << 8 | 30u << 16 | 255u << 24);
-	emit(&l);
+	if (HAVE(SET_LAYER_COLOR)) {
+		e = FN(SET_LAYER_COLOR)(dev, FAKE_DISPLAY, layers[3].id, (hwc_color_t){ 10, 20, 30, 255 });
+		begin(&l, HWC2_FUNCTION_SET_LAYER_COLOR, true, layers[3].id, e);
+		calllog_add(&l, " rgba=%08x", 10u | 20u << 8 | 30u << 16 | 255u << 24);
+		emit(&l);
+	}
 
 	for (int f = 0; f < frames; f++) {
 		struct buffer *bg = &layers[0].buf[f % 2], *app = &layers[1].buf[f % 2];
 		hwc_rect_t prev = square_at(f > 0 ? f - 1 : 0), cur = square_at(f);
-		hwc_rect_t full_bg = { 0, 0, 540, 1200 }, full_app = { 0, 0, 400, 300 };
+		hwc_rect_t full_bg = { 0, 0, (int)sz->bg_w, (int)sz->bg_h };
+		hwc_rect_t full_app = { 0, 0, (int)sz->app_w, (int)sz->app_h };
 		hwc_rect_t full_cursor = { 0, 0, 64, 64 };
 		hwc_rect_t none = { 0, 0, 0, 0 };
 		hwc_rect_t moved[2] = { prev, cur };
 
+		frame_now = f;
 		if (f == sig_a || f == sig_b) {
 			raise(SIGUSR2);
 			sleep_ms(100);
@@ -845,16 +1000,25 @@ int main(int argc, char **argv)
 			set_layer_buffer(&layers[2], &layers[2].buf[f == 0 ? 0 : 1], false);
 			set_damage(&layers[2], f == 0 ? &full_cursor : &none, 1);
 		}
-		e = FN(SET_CURSOR_POSITION)(dev, FAKE_DISPLAY, layers[2].id, 10 + f, 10 + 2 * f);
-		begin(&l, HWC2_FUNCTION_SET_CURSOR_POSITION, true, layers[2].id, e);
-		calllog_add(&l, " x=%d y=%d", 10 + f, 10 + 2 * f);
-		emit(&l);
+		if (HAVE(SET_CURSOR_POSITION)) {
+			e = FN(SET_CURSOR_POSITION)(dev, FAKE_DISPLAY, layers[2].id, 10 + f, 10 + 2 * f);
+			begin(&l, HWC2_FUNCTION_SET_CURSOR_POSITION, true, layers[2].id, e);
+			calllog_add(&l, " x=%d y=%d", 10 + f, 10 + 2 * f);
+			emit(&l);
+		}
 
 		validate();
 		draw_target(&target[f % CT_BUFFERS], app, layers[1].frame);
 		set_client_target(&target[f % CT_BUFFERS], layers[1].frame);
 		present();
-		sleep_ms(5);
+		if (f + 1 == fd_check) {
+			fds_warm = client_count_fds_settled();
+		}
+		sleep_us(frame_sleep_us);
+	}
+	if (fd_check > 0) {
+		fds_end = client_count_fds_settled();
+		fprintf(log_file, "# fds %d %d\n", fds_warm, fds_end);
 	}
 
 	set_display_value(HWC2_FUNCTION_SET_VSYNC_ENABLED, HWC2_VSYNC_DISABLE);
@@ -866,6 +1030,10 @@ int main(int argc, char **argv)
 	set_display_value(HWC2_FUNCTION_SET_POWER_MODE, HWC2_POWER_MODE_OFF);
 	fprintf(log_file, "# callbacks %d %d %d\n", atomic_load(&hotplugs), atomic_load(&refreshes),
 		atomic_load(&vsyncs));
+	fprintf(log_file, "# calls %lu\n", calls_logged);
+	fprintf(log_file, "# latency open %llu set_layer_buffer %llu %d present %llu %d\n",
+		(unsigned long long)lat_open.max_ns, (unsigned long long)lat_buffer.max_ns,
+		lat_buffer.max_frame, (unsigned long long)lat_present.max_ns, lat_present.max_frame);
 	fclose(log_file);
 	log_file = NULL;
 	if (hwc2_close(dev) != 0) {

@@ -804,10 +804,11 @@ static const char *const wait_long = "HWCT_CAPTURE_WAIT_MS=5000";
 /*
  * Sanitizer builds: the preloaded recorder comes before the runtime, and
  * both it and the fake define HMI (the client looks HMI up in the fake's
- * handle, so that is as intended). Ignored by normal builds.
+ * handle, so that is as intended). Leaks are still looked for: the
+ * LD_PRELOAD path is leak-free too. Ignored by normal builds.
  */
 static const char *const preload_asan =
-	"ASAN_OPTIONS=verify_asan_link_order=0:detect_odr_violation=0:detect_leaks=0";
+	"ASAN_OPTIONS=verify_asan_link_order=0:detect_odr_violation=0:detect_leaks=1";
 
 static void run_full(bool preload)
 {

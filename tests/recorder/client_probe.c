@@ -1,0 +1,73 @@
+/* The test client's self-measurements (client_probe.h). */
+#include <dirent.h>
+#include <time.h>
+
+#include <hwct/hwc2_names.h>
+
+#include "client_probe.h"
+
+#define SETTLE_STEP_NS 30000000L
+#define SETTLE_TRIES 66		/* 2 s */
+#define SETTLE_AGREE 3
+
+uint64_t client_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int count_fds(void)
+{
+	DIR *dir = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!dir) {
+		return -1;
+	}
+	while ((e = readdir(dir))) {
+		n += e->d_name[0] != '.';
+	}
+	closedir(dir);
+	return n - 1;	/* the directory's own fd */
+}
+
+int client_count_fds_settled(void)
+{
+	struct timespec step = { 0, SETTLE_STEP_NS };
+	int last = -2, agree = 0;
+
+	for (int i = 0; i < SETTLE_TRIES; i++) {
+		int n = count_fds();
+
+		if (n < 0) {
+			return -1;
+		}
+		agree = n == last ? agree + 1 : 1;
+		last = n;
+		if (agree == SETTLE_AGREE) {
+			break;
+		}
+		nanosleep(&step, NULL);
+	}
+	return last;
+}
+
+void client_latency_add(struct client_latency *l, uint64_t t0_ns, int frame)
+{
+	uint64_t ns = client_now_ns() - t0_ns;
+
+	if (l->max_frame < 0 || ns > l->max_ns) {
+		l->max_ns = ns;
+		l->max_frame = frame;
+	}
+}
+
+void client_probe_functions(hwc2_device_t *dev, FILE *log)
+{
+	for (int32_t d = 0; d <= HWCT_HWC2_FUNCTION_MAX + 1; d++) {
+		fprintf(log, "# function %d %d\n", d, dev->getFunction(dev, d) != NULL);
+	}
+}

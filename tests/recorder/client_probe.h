@@ -1,0 +1,39 @@
+/*
+ * What the test client (hwc2_client.c) measures about itself for the
+ * robustness tests: its open fds, how long its calls take, and which
+ * functions the module hands out.
+ */
+#ifndef HWCT_TEST_CLIENT_PROBE_H
+#define HWCT_TEST_CLIENT_PROBE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hardware/hwcomposer2.h>
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t client_now_ns(void);
+
+/*
+ * Open fds of this process (entries of /proc/self/fd, the directory's own
+ * fd left out), once the recorder's threads are quiet: counted every 30 ms
+ * until three counts in a row agree, at most 2 s. Returns the count, or -1.
+ */
+int client_count_fds_settled(void);
+
+/* The longest of a kind of call. */
+struct client_latency {
+	uint64_t max_ns;
+	int max_frame;		/* the frame of the longest call, -1 before any */
+};
+
+/* Counts a call of frame that started at t0_ns (client_now_ns()) and just returned. */
+void client_latency_add(struct client_latency *l, uint64_t t0_ns, int frame);
+
+/*
+ * Writes "# function D 0|1" (1: getFunction returned a pointer) for every
+ * descriptor from 0 to one past the last of hardware/hwcomposer2.h.
+ */
+void client_probe_functions(hwc2_device_t *dev, FILE *log);
+
+#endif

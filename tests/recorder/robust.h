@@ -1,0 +1,12 @@
+/* The cases of test-robust (test_robust.c), one file each. */
+#ifndef HWCT_TEST_RECORDER_ROBUST_H
+#define HWCT_TEST_RECORDER_ROBUST_H
+
+int case_fd_leak(void);			/* test_fd_leak.c */
+int case_stall_no_reader(void);		/* test_stall.c */
+int case_stall_unread(void);
+int case_passthrough_errors(void);	/* test_passthrough.c */
+int case_passthrough_null(void);
+int case_sanitized(void);		/* test_sanitized.c */
+
+#endif

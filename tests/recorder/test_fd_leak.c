@@ -1,0 +1,79 @@
+/*
+ * No fd leak over a long session: the client runs HWCT_TEST_FD_FRAMES
+ * frames (default 10 000; small buffers, pixels on, no pause between
+ * frames) through the recorder and counts its open fds once the recorder
+ * is quiet, after WARMUP frames and after the last one. Every frame dups
+ * fences and buffer fds into the recorder, so a leak of one fd per frame,
+ * or per fence, shows as thousands. The trace must hold every frame and
+ * every call, none dropped.
+ */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "robust.h"
+#include "testlib.h"
+
+#define WARMUP 100
+#define DEFAULT_FRAMES 10000
+
+int case_fd_leak(void)
+{
+	const char *env_frames = getenv("HWCT_TEST_FD_FRAMES");
+	int frames = env_frames ? atoi(env_frames) : DEFAULT_FRAMES;
+	char out[600], nframes[16], warm[16];
+	const char *env[] = { out, NULL };
+	const char *args[] = { "--small", "--frames", nframes, "--frame-sleep-us", "0",
+		"--fd-check", warm, NULL };
+	struct test_client c;
+	struct test_log log;
+	struct test_trace t;
+	struct timespec t0, t1;
+	int fds_warm = -1, fds_end = -1;
+	const char *fact;
+
+	if (frames <= WARMUP) {
+		fprintf(stderr, "HWCT_TEST_FD_FRAMES must be above %d\n", WARMUP);
+		return 2;
+	}
+	snprintf(nframes, sizeof(nframes), "%d", frames);
+	snprintf(warm, sizeof(warm), "%d", WARMUP);
+	mkdir(test_path("out"), 0755);
+	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	fprintf(stderr, "%d frames through the recorder in %.1f s\n", frames,
+		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
+	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
+	if (!test_log_load(&log, test_path("log"))) {
+		test_client_finish(&c);
+		return 0;
+	}
+
+	fact = test_log_fact(&log, "fds");
+	CHECK(fact && sscanf(fact, "%d %d", &fds_warm, &fds_end) == 2, "no fd counts in the log");
+	fprintf(stderr, "open fds: %d after %d frames, %d after %d\n", fds_warm, WARMUP, fds_end, frames);
+	CHECK(fds_warm > 0 && fds_end == fds_warm, "%d fds open after %d frames, %d after %d", fds_warm,
+		WARMUP, fds_end, frames);
+	fact = test_log_fact(&log, "calls");
+	CHECK(fact && strtoul(fact, NULL, 10) == log.call_count, "the log holds %zu calls, it says %s",
+		log.call_count, fact ? fact : "nothing");
+
+	test_check_calls(test_trace_path(&c, 0, test_path("out")), &log, &t);
+	fprintf(stderr, "trace: %llu calls, %llu frames, captures %llu ok %llu dropped %llu late\n",
+		(unsigned long long)t.calls, (unsigned long long)t.frame_ends,
+		(unsigned long long)t.captures_ok, (unsigned long long)t.captures_dropped,
+		(unsigned long long)t.captures_late);
+	CHECK(t.closed, "the trace was not finished (no seek table)");
+	CHECK(t.frame_ends == (uint64_t)frames, "%llu FrameEnds, %d frames",
+		(unsigned long long)t.frame_ends, frames);
+	CHECK(t.stats && t.records_dropped == 0, "%llu calls dropped",
+		(unsigned long long)t.records_dropped);
+	CHECK(t.captures_ok > 0, "no pixels captured");
+	test_log_finish(&log);
+	test_client_finish(&c);
+	return 0;
+}

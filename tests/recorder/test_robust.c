@@ -1,0 +1,23 @@
+/*
+ * The recorder's robustness tests, deviceless: long sessions, a stalled
+ * trace reader, a misbehaving module, sanitizers. Each drives the test
+ * client (hwc2_client.c) on the fake module (fake_hwc2.c) through
+ * libhwc-record.so; one meson test per case. Paths come from the
+ * environment: HWCT_TEST_CLIENT, HWCT_TEST_FAKE, HWCT_TEST_RECORDER.
+ */
+#include "robust.h"
+#include "testlib.h"
+
+static const struct test_case cases[] = {
+	{ "fd-leak", case_fd_leak },
+	{ "stall-no-reader", case_stall_no_reader },
+	{ "stall-unread", case_stall_unread },
+	{ "passthrough-errors", case_passthrough_errors },
+	{ "passthrough-null-functions", case_passthrough_null },
+	{ "sanitized", case_sanitized },
+};
+
+int main(int argc, char **argv)
+{
+	return test_main(argc, argv, cases, sizeof(cases) / sizeof(cases[0]));
+}
