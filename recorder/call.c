@@ -119,6 +119,10 @@ static bool capture_wait(struct recorder *r, struct rec_display_slot *s, uint64_
 	if (atomic_load(&s->resolved) >= target) {
 		return true;
 	}
+	if (atomic_load(&s->late) >= target) {
+		/* presentDisplay gave up on these already: they are marked late, waiting changes nothing */
+		return false;
+	}
 	deadline = rec_now_ns() + (uint64_t)r->cfg.capture_wait_ms * 1000000u;
 	rec_wake_worker(r);
 	while (atomic_load(&s->resolved) < target) {
@@ -169,6 +173,24 @@ static void capture_bookkeeping(struct rec_call *c)
 	}
 }
 
+/*
+ * Whether this call should wake the worker now: a present of a display with
+ * captures not yet resolved, which the worker arms at present and the next
+ * present waits for. Anything else can wait for the worker's own periodic
+ * wake-up (worker.c), so the hot path pays no futex wake and no reschedule.
+ */
+static bool captures_to_arm(const struct rec_call *c)
+{
+	struct rec_display_slot *s;
+
+	if (c->function != HWC2_FUNCTION_PRESENT_DISPLAY || !c->has_display || !c->rec->cfg.pixels ||
+			c->rec->cfg.budget_zero) {
+		return false;
+	}
+	s = rec_display_slot(c->rec, c->display);
+	return atomic_load(&s->resolved) < atomic_load(&s->tickets);
+}
+
 static uint64_t present_fence_id(const struct rec_event *ev)
 {
 	const struct rec_arg *a = &ev->args[REC_ARG_PRESENT_DISPLAY_OUT_PRESENT_FENCE];
@@ -197,7 +219,7 @@ void rec_call_end(struct rec_call *c)
 	/* counted before it can be popped, so the count never goes below zero */
 	queued = atomic_fetch_add(&r->queued, 1) + 1;
 	rec_queue_push(&r->queue, ev);
-	if (queued >= WAKE_QUEUED || c->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
+	if (queued >= WAKE_QUEUED || captures_to_arm(c)) {
 		rec_wake_worker(r);
 	}
 	atomic_fetch_sub(&r->inflight, 1);

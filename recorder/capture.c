@@ -22,6 +22,7 @@
 #include "buffers.h"
 #include "capture.h"
 #include "config.h"
+#include "payload.h"
 #include "recorder.h"
 #include "sync_uapi.h"
 
@@ -265,45 +266,49 @@ static uint8_t *scratch(struct rec_capture_ctx *ctx, size_t size)
 }
 
 /*
- * Copies the buffer's content out of its mapping (one read, between
- * DMA_BUF_IOCTL_SYNC START and END: write-combined mappings are slow to read
- * twice, and everything after works on a copy no producer can touch).
- * Returns the copy (ctx's scratch buffer) or NULL with cap->status set.
+ * Copies the buffer's content out of its mapping (one read of every plane,
+ * all between one DMA_BUF_IOCTL_SYNC START and END: write-combined mappings
+ * are slow to read twice, and everything after works on a copy no producer
+ * can touch). Returns the copy (ctx's scratch buffer) or NULL with
+ * cap->status set.
  */
-static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, uint64_t payload)
+static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, const struct rec_payload *pl)
 {
-	const struct rec_buffer_layout *l = &cap->layout;
-	uint64_t map_len = l->planes[0].offset + payload;
+	uint64_t map_len = pl->start + pl->size;
 	uint8_t *map, *copy;
 
 	cap->status = HWCT_CAPTURE_UNMAPPABLE;
-	if (map_len > fd_size(cap->fd) || map_len > SIZE_MAX / 2) {
+	if (!pl->size || map_len > fd_size(cap->fd) || map_len > SIZE_MAX / 2) {
 		return NULL;
 	}
 	map = mmap(NULL, (size_t)map_len, PROT_READ, MAP_SHARED, cap->fd, 0);
 	if (map == MAP_FAILED) {
 		return NULL;
 	}
-	copy = scratch(ctx, (size_t)payload);
+	copy = scratch(ctx, (size_t)pl->size);
 	if (copy) {
 		dma_buf_sync(cap->fd, REC_DMA_BUF_SYNC_START);
-		memcpy(copy, map + l->planes[0].offset, (size_t)payload);
+		rec_payload_copy(pl, map, copy);
 		dma_buf_sync(cap->fd, REC_DMA_BUF_SYNC_END);
 	} else {
 		cap->status = HWCT_CAPTURE_DROPPED;
 		ctx->drops++;
-		ctx->drop_bytes += payload;
+		ctx->drop_bytes += pl->size;
 	}
 	munmap(map, (size_t)map_len);
 	return copy;
 }
 
-/* Reads and stores the buffer; sets cap->status (and hash). */
+/*
+ * Reads and stores the buffer; sets cap->status (and hash). Single-plane
+ * content may be stored as a delta; multi-plane content (YUV) is stored
+ * whole each time it changes (tiles and rects are plane-0 geometry), and,
+ * as every blob, once per distinct hash.
+ */
 static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 {
 	const struct rec_buffer_layout *l = &cap->layout;
-	uint32_t bpp = rec_drm_format_bpp(l->drm_format);
-	uint32_t stride = l->planes[0].stride;
+	struct rec_payload pl;
 	struct rec_buffer_state *bs;
 	struct hwct_blob_desc desc;
 	struct hwct_rect *rects = NULL;
@@ -311,19 +316,14 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 	uint32_t tx = 0, ty = 0;
 	size_t rect_count = 0;
 	struct hwct_hash hash;
-	uint64_t payload;
 	uint8_t *data;
 	int ret;
 
 	cap->status = HWCT_CAPTURE_UNMAPPABLE;
-	if (cap->fd < 0 || !cap->has_layout || !bpp || l->plane_count != 1 ||
-			(l->has_modifier && l->modifier != REC_DRM_FORMAT_MOD_LINEAR &&
-			l->modifier != REC_DRM_FORMAT_MOD_INVALID) ||
-			stride < l->width * bpp) {
+	if (cap->fd < 0 || !cap->has_layout || !rec_payload_init(&pl, l)) {
 		return;
 	}
-	payload = (uint64_t)stride * l->height;
-	data = snapshot(cap, ctx, payload);
+	data = snapshot(cap, ctx, &pl);
 	if (!data) {
 		return;
 	}
@@ -331,16 +331,21 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 		return;	/* released while we read: maybe torn; the caller marks it late */
 	}
 	bs = rec_buffers_get(ctx->buffers, cap->buffer_id);
-	tiles = tile_hashes(data, l->width, l->height, stride, bpp, &tx, &ty, &hash);
-	rects = delta_rects(cap, bs, tiles, tx, ty, stride, bpp, &rect_count);
+	if (pl.plane_count == 1) {
+		tiles = tile_hashes(data, l->width, l->height, pl.stride, pl.bpp, &tx, &ty, &hash);
+		rects = delta_rects(cap, bs, tiles, tx, ty, pl.stride, pl.bpp, &rect_count);
+	} else {
+		hash = hwct_hash_compute(data, (size_t)pl.size);
+	}
+	/* width, height, stride and bpp describe plane 0 (docs/format.md section 3.3) */
 	desc = (struct hwct_blob_desc){
 		.data = data,
-		.size = (size_t)payload,
+		.size = (size_t)pl.size,
 		.kind = HWCT_BLOB_PIXELS,
 		.width = l->width,
 		.height = l->height,
-		.stride = stride,
-		.bpp = bpp,
+		.stride = pl.stride,
+		.bpp = pl.bpp,
 		.hash = &hash,
 		.base = rects ? &bs->content : NULL,
 		.damage = rects,
@@ -352,7 +357,7 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 		/* refused for the budget (the writer counts those) or the writer failed */
 		if (ret != -ENOBUFS) {
 			ctx->drops++;
-			ctx->drop_bytes += payload;
+			ctx->drop_bytes += pl.size;
 		}
 		cap->status = HWCT_CAPTURE_DROPPED;
 		bs->has_content = false;
@@ -372,8 +377,8 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 	bs->tiles = tiles;
 	bs->tiles_x = tx;
 	bs->tiles_y = ty;
-	bs->tile_stride = stride;
-	bs->tile_bpp = bpp;
+	bs->tile_stride = pl.stride;
+	bs->tile_bpp = pl.bpp;
 }
 
 static void make_late(struct rec_capture *cap, struct rec_capture_ctx *ctx)

@@ -89,6 +89,8 @@ uint32_t frame_scene_fourcc(const Hwct__Buffer *b)
 size_t frame_scene_layout(struct scene_image *img, const Hwct__Buffer *b)
 {
 	uint64_t end = 0;
+	/* the content starts at plane 0 (docs/format.md section 3.3): offsets are relative to it */
+	uint32_t base = b && b->n_planes && b->planes[0]->stride ? b->planes[0]->offset : 0;
 
 	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
 		if (layouts[i].fourcc != img->fourcc) {
@@ -101,7 +103,10 @@ size_t frame_scene_layout(struct scene_image *img, const Hwct__Buffer *b)
 			uint32_t cpp = p ? layouts[i].chroma_cpp : layouts[i].cpp;
 
 			if (b && p < b->n_planes && b->planes[p]->stride) {
-				img->offset[p] = b->planes[p]->offset;
+				if (b->planes[p]->offset < base) {
+					return 0;	/* a plane before plane 0: not content as section 3.3 has it */
+				}
+				img->offset[p] = b->planes[p]->offset - base;
 				img->stride[p] = b->planes[p]->stride;
 			} else {
 				img->offset[p] = (uint32_t)end;

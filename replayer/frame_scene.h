@@ -43,8 +43,10 @@ uint32_t frame_scene_fourcc(const Hwct__Buffer *b);
 
 /*
  * Fills plane offsets/strides of img for fourcc, width, height from the
- * Buffer's planes when recorded, else the tightly packed layout. Returns
- * the bytes the layout needs, or 0 for an unknown fourcc.
+ * Buffer's planes when recorded (offsets into the content, which starts at
+ * plane 0: the Buffer's offsets minus plane 0's), else the tightly packed
+ * layout. Returns the bytes the layout needs, or 0 for an unknown fourcc or
+ * a recorded plane that starts before plane 0.
  */
 size_t frame_scene_layout(struct scene_image *img, const Hwct__Buffer *b);
 

@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,13 +47,43 @@ static void get_capabilities(hwc2_device_t *device, uint32_t *out_count, int32_t
 	}
 }
 
+/*
+ * The devices open now. A device is recognised by its address: interposers
+ * that wrap a device in place (the recorder) replace its getFunction,
+ * getCapabilities and close.
+ */
+#define MAX_DEVICES 8
+static struct hwc2_kms_device *_Atomic open_devices[MAX_DEVICES];
+
+static bool devices_add(struct hwc2_kms_device *d)
+{
+	for (size_t i = 0; i < MAX_DEVICES; i++) {
+		struct hwc2_kms_device *none = NULL;
+
+		if (atomic_compare_exchange_strong(&open_devices[i], &none, d)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void devices_remove(struct hwc2_kms_device *d)
+{
+	for (size_t i = 0; i < MAX_DEVICES; i++) {
+		struct hwc2_kms_device *same = d;
+
+		atomic_compare_exchange_strong(&open_devices[i], &same, NULL);
+	}
+}
+
 struct hwc2_kms_device *hwc2_kms_device_from(hwc2_device_t *device)
 {
-	if (!device || device->common.tag != HARDWARE_DEVICE_TAG ||
-		device->getFunction != get_function) {
-		return NULL;
+	for (size_t i = 0; device && i < MAX_DEVICES; i++) {
+		if ((hwc2_device_t *)atomic_load(&open_devices[i]) == device) {
+			return (struct hwc2_kms_device *)device;
+		}
 	}
-	return (struct hwc2_kms_device *)device;
+	return NULL;
 }
 
 int32_t hwc2_kms_enter(hwc2_device_t *device, hwc2_display_t display, struct hwc2_kms_device **out)
@@ -131,6 +163,7 @@ static int device_close(struct hw_device_t *device)
 	if (!d) {
 		return -EINVAL;
 	}
+	devices_remove(d);
 	device_free(d);
 	return 0;
 }
@@ -156,7 +189,13 @@ static int module_open(const struct hw_module_t *module, const char *name, struc
 	d->base.common.close = device_close;
 	d->base.getCapabilities = get_capabilities;
 	d->base.getFunction = get_function;
+	if (!devices_add(d)) {
+		hwct_log(HWCT_LOG_ERROR, "hwcomposer.kms: more than %d devices open", MAX_DEVICES);
+		device_free(d);
+		return -EMFILE;
+	}
 	if (hwc2_kms_worker_start(d) < 0) {
+		devices_remove(d);
 		hwct_log(HWCT_LOG_ERROR, "hwcomposer.kms: cannot start the vsync thread");
 		device_free(d);
 		return -EAGAIN;

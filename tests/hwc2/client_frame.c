@@ -153,6 +153,7 @@ static bool set_layers(struct hc_session *s, const int *acquire, struct hc_frame
 			l->sf_type = l->spec->composition;
 		}
 		l->validated = l->sf_type;
+		out->requested[i] = l->sf_type;
 	}
 	out->scene = (struct scene){ .width = s->width, .height = s->height, .layers = out->scene_layers,
 		.layer_count = s->count };
@@ -195,6 +196,8 @@ static bool validate(struct hc_session *s, struct hc_frame *out)
 			return false;
 		}
 		l->validated = kinds[i];
+		out->changed_layers[i] = ids[i];
+		out->changed_types[i] = kinds[i];
 	}
 	out->changed = n;
 	n = 0;
@@ -305,8 +308,11 @@ bool hc_session_frame(struct hc_session *s, const int *acquire, struct hc_frame 
 	memset(out, 0, sizeof(*out));
 	out->present_fence = -1;
 	out->release_fence = -1;
-	ok = set_layers(s, acquire, out) && validate(s, out) && client_composition(s, out) &&
-		present(s, out);
+	ok = set_layers(s, acquire, out) && validate(s, out);
+	if (ok && s->after_validate) {
+		s->after_validate(s, out, s->hook_data);
+	}
+	ok = ok && client_composition(s, out) && present(s, out);
 	s->frame++;
 	return ok;
 }

@@ -3,11 +3,13 @@
  * (hwc2_client.h). Usage:
  *
  *   hwc2_client --module PATH [--device NODE] [--vgem NODE] [--stack NAME]
- *       [--frames N] [--check-fds] [--expect-overlays N] CASE...
+ *       [--frames N] [--check-fds] [--expect-overlays N] [--log FILE] CASE...
  *
  * CASE is api, stack, refuse, frames, fences (the VM checks, for
  * hwcomposer.kms.so: they set its HWCT_KMS_* environment) or run (the frame
- * cycle alone, for any module: --stack, --frames, --check-fds). --device is
+ * cycle alone, for any module: --stack, --frames, --check-fds) or record
+ * (vgem acquire fences on every buffer, what was done logged to --log: the
+ * recorder's VM test, tests/recorder-vm). --device is
  * where the client allocates its buffers (gbm; default /dev/dri/card0),
  * --vgem the vgem node for held fences (default /dev/dri/card1). Prints
  * "ok - CASE" or "not ok - CASE", failures as "FAIL:" lines on stderr;
@@ -31,6 +33,7 @@ static const struct named_case cases[] = {
 	{ "frames", hc_case_frames },
 	{ "fences", hc_case_fences },
 	{ "run", hc_case_run },
+	{ "record", hc_case_record },
 };
 
 static const struct named_case *find_case(const char *name)
@@ -46,8 +49,8 @@ static const struct named_case *find_case(const char *name)
 static int usage(void)
 {
 	fprintf(stderr, "usage: hwc2_client --module PATH [--device NODE] [--vgem NODE] "
-		"[--stack NAME] [--frames N] [--check-fds] [--expect-overlays N] "
-		"api|stack|refuse|frames|fences|run...\n");
+		"[--stack NAME] [--frames N] [--check-fds] [--expect-overlays N] [--log FILE] "
+		"api|stack|refuse|frames|fences|run|record...\n");
 	return 2;
 }
 
@@ -76,6 +79,8 @@ int main(int argc, char *argv[])
 			o.frames = (unsigned)strtoul(argv[++i], NULL, 10);
 		} else if (strcmp(argv[i], "--expect-overlays") == 0 && value) {
 			o.expect_overlays = strtoul(argv[++i], NULL, 10);
+		} else if (strcmp(argv[i], "--log") == 0 && value) {
+			o.log = argv[++i];
 		} else if (strcmp(argv[i], "--check-fds") == 0) {
 			o.check_fds = true;
 		} else if (find_case(argv[i]) && count < sizeof(run) / sizeof(run[0])) {

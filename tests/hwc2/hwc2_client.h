@@ -7,6 +7,7 @@
  *   client_buffers.c  buffers, their handles, fences that release them
  *   client_frame.c    one frame: setLayer*, validate, accept, client target, present
  *   client_cases.c    the checks the VM tests run
+ *   client_record.c   the case the recorder's VM test records (tests/recorder-vm)
  *   hwc2_client.c     options and the case loop
  */
 #ifndef HWCT_TESTS_HWC2_CLIENT_H
@@ -178,6 +179,8 @@ struct hc_layer {
 	bool shown_prev;		/* DEVICE in the previous frame */
 };
 
+struct hc_frame;
+
 struct hc_session {
 	struct hc_module *m;
 	struct hc_alloc *alloc;
@@ -191,12 +194,18 @@ struct hc_session {
 	struct compositor *pixman;
 	uint32_t frame;			/* frames presented */
 	int present_fence;		/* owned: the last one */
+	/* called after validate (and accept), before the client composes; NULL: none */
+	void (*after_validate)(struct hc_session *s, const struct hc_frame *f, void *data);
+	void *hook_data;
 };
 
 /* One frame's outcome. */
 struct hc_frame {
 	int32_t validate_ret;		/* NONE or HAS_CHANGES */
+	int32_t requested[VS_MAX_LAYERS];	/* type each layer had when validated, by index */
 	uint32_t changed;		/* changed composition types */
+	hwc2_layer_t changed_layers[VS_MAX_LAYERS];	/* ... as getChangedCompositionTypes gave them */
+	int32_t changed_types[VS_MAX_LAYERS];
 	uint32_t client;		/* layers composed by the client */
 	bool client_target;		/* setClientTarget was called */
 	int present_fence;		/* a dup the caller owns (close), -1 */
@@ -236,6 +245,7 @@ struct hc_options {
 	unsigned frames;
 	bool check_fds;
 	size_t expect_overlays;
+	const char *log;		/* record: where the client logs what it did */
 };
 
 bool hc_case_api(struct hc_module *m, const struct hc_options *o);
@@ -244,5 +254,6 @@ bool hc_case_refuse(struct hc_module *m, const struct hc_options *o);
 bool hc_case_frames(struct hc_module *m, const struct hc_options *o);
 bool hc_case_fences(struct hc_module *m, const struct hc_options *o);
 bool hc_case_run(struct hc_module *m, const struct hc_options *o);
+bool hc_case_record(struct hc_module *m, const struct hc_options *o);
 
 #endif

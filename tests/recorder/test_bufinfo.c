@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwct/test_buffer.h>
+
 #include "bufinfo.h"
 #include "test_allocator.h"
 
@@ -53,6 +55,20 @@ static struct rec_handle *test_alloc(uint32_t magic, uint32_t w, uint32_t fourcc
 	h->data[HWCT_TEST_ALLOC_OFFSET] = 4096;
 	h->data[HWCT_TEST_ALLOC_MODIFIER_LO] = 0;
 	h->data[HWCT_TEST_ALLOC_MODIFIER_HI] = 0;
+	return h;
+}
+
+/* The public <hwct/test_buffer.h> handle (hwcomposer.kms.so, the HWC2 test client). */
+static struct rec_handle *test_buffer(uint32_t magic, uint32_t w, uint32_t fourcc)
+{
+	struct hwct_test_buffer b = { .fd = 5, .width = w, .height = 480, .fourcc = fourcc,
+		.stride = { w * 4, 0 }, .offset = { 256, 0 }, .hal_format = 1 };
+	native_handle_t *n = hwct_test_handle_create(&b);
+	struct rec_handle *h = handle(n->numFds, n->numInts);
+
+	memcpy(h->data, n->data, (size_t)(n->numFds + n->numInts) * sizeof(int));
+	h->data[1] = (int32_t)magic;
+	free(n);
 	return h;
 }
 
@@ -172,6 +188,10 @@ static void test_test_allocator(void)
 	expect("test no width", test_alloc(HWCT_TEST_ALLOC_MAGIC, 0, AB24), NULL, 0, 0, 0);
 	expect("test huge", test_alloc(HWCT_TEST_ALLOC_MAGIC, 1u << 20, AB24), NULL, 0, 0, 0);
 	expect("test not fourcc", test_alloc(HWCT_TEST_ALLOC_MAGIC, 640, 1), NULL, 0, 0, 0);
+	expect("test_buffer", test_buffer(HWCT_TEST_HANDLE_MAGIC, 640, AB24), "hwct-test", 640, AB24, 2560);
+	expect("test_buffer bad magic", test_buffer(HWCT_TEST_ALLOC_MAGIC, 640, AB24), NULL, 0, 0, 0);
+	expect("test_buffer no width", test_buffer(HWCT_TEST_HANDLE_MAGIC, 0, AB24), NULL, 0, 0, 0);
+	expect("test_buffer not fourcc", test_buffer(HWCT_TEST_HANDLE_MAGIC, 640, 1), NULL, 0, 0, 0);
 }
 
 static void test_gralloc(void)
