@@ -308,6 +308,7 @@ int replay_scene_build(struct replay_scene *rs, const struct hwct_frame *f, cons
 		.height = m->to_height,
 		.layers = rs->layers,
 		.layer_count = f->layer_count,
+		.recorded = f,
 	};
 	*missing = rs->missing;
 	*missing_count = n_missing;

@@ -52,6 +52,7 @@ struct scene {
 	uint32_t width, height;		/* display mode */
 	const struct scene_layer *layers;	/* ascending z; borrowed */
 	size_t layer_count;
+	const struct hwct_frame *recorded;	/* the trace's frame (client target dataspace...); NULL none */
 };
 
 /*

@@ -72,15 +72,66 @@ static int cpu_image(struct comp_target *img, uint32_t fourcc, uint32_t width, u
 }
 
 /*
+ * A two-call query as the HIDL passthrough HAL makes it: the count, then
+ * (always, even for none) the arrays. Returns the count filled, 0 on an
+ * error; *ids and *values are malloc'd (free) or NULL.
+ */
+static uint32_t two_call(struct hwc2_backend *h,
+	int32_t (*query)(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values),
+	hwc2_layer_t **ids, int32_t **values)
+{
+	uint32_t n = 0;
+
+	*ids = NULL;
+	*values = NULL;
+	if (query(h, &n, NULL, NULL) != HWC2_ERROR_NONE) {
+		return 0;
+	}
+	*ids = calloc(n ? n : 1, sizeof(**ids));
+	*values = calloc(n ? n : 1, sizeof(**values));
+	if (!*ids || !*values || query(h, &n, *ids, *values) != HWC2_ERROR_NONE) {
+		return 0;
+	}
+	return n;
+}
+
+static int32_t changed_types(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values)
+{
+	return h->module.fn.get_changed_composition_types(h->module.dev, h->module.display, n, ids, values);
+}
+
+static int32_t layer_requests(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values)
+{
+	return h->module.fn.get_display_requests(h->module.dev, h->module.display, &h->display_requests, n, ids,
+		values);
+}
+
+static int32_t release_fences(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values)
+{
+	return h->module.fn.get_release_fences(h->module.dev, h->module.display, n, ids, values);
+}
+
+/* The module layer of id, or NULL. */
+static struct hwc2_layer *by_module_id(struct hwc2_backend *h, hwc2_layer_t id)
+{
+	for (size_t k = 0; k < h->layer_count; k++) {
+		if (h->layers[k].id == id) {
+			return &h->layers[k];
+		}
+	}
+	return NULL;
+}
+
+/*
  * validateDisplay, then the changed types and the requests (two-call
  * pattern), then acceptDisplayChanges. Sets every layer's final type.
  */
-static void validate(struct hwc2_backend *h, const struct scene *scene, int32_t *display_requests)
+static void validate(struct hwc2_backend *h, const struct scene *scene)
 {
 	struct hwc2_module *m = &h->module;
 	uint32_t types = 0, requests = 0, n;
-	hwc2_layer_t *ids = NULL;
-	int32_t *values = NULL;
+	hwc2_layer_t *ids;
+	int32_t *values;
 	int32_t ret;
 
 	for (size_t i = 0; i < scene->layer_count; i++) {
@@ -95,40 +146,32 @@ static void validate(struct hwc2_backend *h, const struct scene *scene, int32_t 
 	if (ret != HWC2_ERROR_HAS_CHANGES) {
 		hwc2_checked(h, ret, "validateDisplay", UINT64_MAX);
 	}
-	n = types > requests ? types : requests;
-	if (n) {
-		ids = calloc(n, sizeof(*ids));
-		values = calloc(n, sizeof(*values));
+	h->display_requests = 0;
+	if (ret != HWC2_ERROR_NONE && ret != HWC2_ERROR_HAS_CHANGES) {
+		return;	/* nothing validated: the layers keep the types sent */
 	}
-	n = 0;
-	if (m->fn.get_changed_composition_types(m->dev, m->display, &n, NULL, NULL) == HWC2_ERROR_NONE && n &&
-		ids && n <= (types > requests ? types : requests)) {
-		m->fn.get_changed_composition_types(m->dev, m->display, &n, ids, values);
-		for (uint32_t i = 0; i < n; i++) {
-			for (size_t k = 0; k < h->layer_count; k++) {
-				if (h->layers[k].id == ids[i]) {
-					h->layers[k].final = values[i];
-					h->counters.changed_types++;
-				}
-			}
-		}
-	}
-	n = 0;
-	*display_requests = 0;
-	if (m->fn.get_display_requests(m->dev, m->display, display_requests, &n, NULL, NULL) == HWC2_ERROR_NONE &&
-		n && ids && n <= (types > requests ? types : requests)) {
-		m->fn.get_display_requests(m->dev, m->display, display_requests, &n, ids, values);
-		for (uint32_t i = 0; i < n; i++) {
-			for (size_t k = 0; k < h->layer_count; k++) {
-				h->layers[k].request = h->layers[k].id == ids[i] ? values[i] : h->layers[k].request;
-			}
+	n = two_call(h, changed_types, &ids, &values);
+	for (uint32_t i = 0; i < n; i++) {
+		struct hwc2_layer *l = by_module_id(h, ids[i]);
+
+		if (l) {
+			l->final = values[i];
+			h->counters.changed_types++;
 		}
 	}
 	free(ids);
 	free(values);
-	if (ret == HWC2_ERROR_NONE || ret == HWC2_ERROR_HAS_CHANGES) {
-		hwc2_checked(h, m->fn.accept_display_changes(m->dev, m->display), "acceptDisplayChanges", UINT64_MAX);
+	n = two_call(h, layer_requests, &ids, &values);
+	for (uint32_t i = 0; i < n; i++) {
+		struct hwc2_layer *l = by_module_id(h, ids[i]);
+
+		if (l) {
+			l->request = values[i];
+		}
 	}
+	free(ids);
+	free(values);
+	hwc2_checked(h, m->fn.accept_display_changes(m->dev, m->display), "acceptDisplayChanges", UINT64_MAX);
 	for (size_t k = 0; k < h->layer_count; k++) {
 		h->layers[k].device_type = h->layers[k].final;
 	}
@@ -171,10 +214,38 @@ static struct plan *make_plan(struct hwc2_backend *h, const struct scene *scene,
 	return p;
 }
 
-/* Composes the CLIENT layers into the next client target and sets it. Returns 0 or -errno. */
+/* setClientTarget(t) with damage (NULL or no rects: all of it). Returns 0 or -ENOMEM. */
+static int set_client_target(struct hwc2_backend *h, struct hwc2_buffer *t, int32_t dataspace,
+	const struct hwct_region *damage)
+{
+	struct hwc2_module *m = &h->module;
+	size_t n = damage ? damage->count : 0;
+	hwc_rect_t *rects = calloc(n ? n : 1, sizeof(*rects));
+
+	if (!rects) {
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct hwct_rect *r = &damage->rects[i];
+
+		rects[i] = (hwc_rect_t){ r->left, r->top, r->right, r->bottom };
+	}
+	hwc2_checked(h, m->fn.set_client_target(m->dev, m->display, t->handle, -1, dataspace,
+		(hwc_region_t){ .numRects = n, .rects = rects }), "setClientTarget", UINT64_MAX);
+	free(rects);
+	return 0;
+}
+
+/*
+ * Composes the CLIENT layers into the next client target and sets it with
+ * the recorded dataspace and damage (sRGB and all of it when none was
+ * recorded). Returns 0 or -errno.
+ */
 static int client_target(struct hwc2_backend *h, const struct scene *scene, const struct plan *plan,
 	int64_t *compose_ns)
 {
+	const struct hwct_frame *f = scene->recorded;
+	int32_t dataspace = f && f->has_client_target ? f->client_target_dataspace : HAL_DATASPACE_V0_SRGB;
 	struct hwc2_module *m = &h->module;
 	const struct scene_layer **layers;
 	struct hwc2_buffer *t = &h->targets[h->next_target];
@@ -209,8 +280,10 @@ static int client_target(struct hwc2_backend *h, const struct scene *scene, cons
 	if (ret < 0) {
 		return ret;
 	}
-	hwc2_checked(h, m->fn.set_client_target(m->dev, m->display, t->handle, -1, HAL_DATASPACE_UNKNOWN,
-		(hwc_region_t){ 0 }), "setClientTarget", UINT64_MAX);
+	ret = set_client_target(h, t, dataspace, f && f->has_client_target ? &f->client_target_damage : NULL);
+	if (ret < 0) {
+		return ret;
+	}
 	t->last_frame = h->frames;
 	h->next_target = (h->next_target + 1) % (sizeof(h->targets) / sizeof(h->targets[0]));
 	return 0;
@@ -219,30 +292,18 @@ static int client_target(struct hwc2_backend *h, const struct scene *scene, cons
 /* Gives each layer's release fence to the buffer it releases. */
 static void take_release_fences(struct hwc2_backend *h)
 {
-	struct hwc2_module *m = &h->module;
-	uint32_t n = 0;
 	hwc2_layer_t *ids;
 	int32_t *fences;
+	uint32_t n = two_call(h, release_fences, &ids, &fences);
 
-	if (m->fn.get_release_fences(m->dev, m->display, &n, NULL, NULL) != HWC2_ERROR_NONE || !n) {
-		return;
-	}
-	ids = calloc(n, sizeof(*ids));
-	fences = calloc(n, sizeof(*fences));
-	if (ids && fences && m->fn.get_release_fences(m->dev, m->display, &n, ids, fences) == HWC2_ERROR_NONE) {
-		for (uint32_t i = 0; i < n; i++) {
-			struct hwc2_buffer *b = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		struct hwc2_layer *l = by_module_id(h, ids[i]);
+		struct hwc2_buffer *b = l ? (l->previous ? l->previous : l->buffer) : NULL;
 
-			for (size_t k = 0; k < h->layer_count && !b; k++) {
-				if (h->layers[k].id == ids[i]) {
-					b = h->layers[k].previous ? h->layers[k].previous : h->layers[k].buffer;
-				}
-			}
-			if (b) {
-				hwc2_buffer_set_release(b, fences[i]);
-			} else if (fences[i] >= 0) {
-				close(fences[i]);
-			}
+		if (b) {
+			hwc2_buffer_set_release(b, fences[i]);
+		} else if (fences[i] >= 0) {
+			close(fences[i]);
 		}
 	}
 	free(ids);
@@ -368,7 +429,7 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 	struct hwc2_backend *h = from_base(base);
 	struct hwc2_module *m = &h->module;
 	struct hwc2_counters before = h->counters;
-	int32_t display_requests, fence = -1;
+	int32_t fence = -1;
 	int64_t start = now_ns(), t;
 	struct plan *plan;
 	int ret;
@@ -378,7 +439,7 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 	if (ret < 0) {
 		return ret;
 	}
-	validate(h, scene, &display_requests);
+	validate(h, scene);
 	plan = make_plan(h, scene, &out->decisions_differ);
 	if (!plan) {
 		return -ENOMEM;

@@ -239,9 +239,10 @@ static void send_composition(struct hwc2_backend *h, const struct scene_layer *s
 }
 
 /*
- * The surface damage, every frame as SurfaceFlinger sends it: the recorded
- * region, else the whole buffer (no rects) for new content and one empty
- * rect for unchanged content.
+ * The surface damage as SurfaceFlinger sends it: the recorded region, else
+ * the whole buffer (no rects) for new content and one empty rect for
+ * unchanged content; like SurfaceFlinger's HWC2::Layer, only when it
+ * differs from the region last sent.
  */
 static void send_damage(struct hwc2_backend *h, const struct scene_layer *s, struct hwc2_layer *l, bool fresh)
 {
@@ -250,12 +251,20 @@ static void send_damage(struct hwc2_backend *h, const struct scene_layer *s, str
 	const struct hwct_rect *rects = fresh ? NULL : &unchanged;
 	size_t count = fresh ? 0 : 1;
 
+	struct hwct_hash sent;
+
 	if (s->recorded) {
 		rects = s->recorded->damage.rects;
 		count = s->recorded->damage.count;
 	}
+	sent = hwct_hash_compute(rects, count * sizeof(*rects));
+	if (l->sent_damage_any && hwct_hash_equal(&sent, &l->sent_damage)) {
+		return;
+	}
 	hwc2_checked(h, send_region(h, l, m->fn.set_layer_surface_damage, rects, count), "setLayerSurfaceDamage",
 		s->id);
+	l->sent_damage = sent;
+	l->sent_damage_any = true;
 }
 
 /* The pool key of s's buffer: the recorded buffer id, else the content. */
@@ -323,7 +332,10 @@ int hwc2_layers_sync(struct hwc2_backend *h, const struct scene *scene)
 			ret = send_buffer(h, s, l);
 		} else {
 			send_composition(h, s, l);
-			if (!l->sent_any || s->color != l->sent.color || l->sent.image) {
+			if (!m->fn.set_layer_color) {
+				hwc2_note(h, "layer %llu: the module has no setLayerColor; its colour is not sent",
+					(unsigned long long)s->id);
+			} else if (!l->sent_any || s->color != l->sent.color || l->sent.image) {
 				hwc_color_t c = { (uint8_t)s->color, (uint8_t)(s->color >> 8), (uint8_t)(s->color >> 16),
 					(uint8_t)(s->color >> 24) };
 

@@ -50,7 +50,7 @@
 	X(SET_LAYER_SURFACE_DAMAGE, set_layer_surface_damage, true) \
 	X(SET_LAYER_COMPOSITION_TYPE, set_layer_composition_type, true) \
 	X(SET_LAYER_BUFFER, set_layer_buffer, true) \
-	X(SET_LAYER_COLOR, set_layer_color, true) \
+	X(SET_LAYER_COLOR, set_layer_color, false) \
 	X(VALIDATE_DISPLAY, validate_display, true) \
 	X(GET_CHANGED_COMPOSITION_TYPES, get_changed_composition_types, true) \
 	X(GET_DISPLAY_REQUESTS, get_display_requests, true) \
@@ -189,6 +189,8 @@ struct hwc2_layer {
 	int32_t sent_dataspace;
 	struct hwct_hash sent_visible;	/* hash of the visible region's rects last sent */
 	bool sent_visible_any;
+	struct hwct_hash sent_damage;	/* hash of the surface damage's rects last sent */
+	bool sent_damage_any;
 	struct hwc2_buffer *buffer;	/* shown now (held); NULL none */
 	struct hwc2_buffer *previous;	/* replaced this frame: gets the release fence; NULL none */
 	bool buffer_sent;		/* setLayerBuffer this frame */
@@ -219,6 +221,7 @@ struct hwc2_backend {
 	struct comp_target client;	/* CPU client target (data owned) */
 	struct comp_target reference;	/* CPU reference image (data owned) */
 	uint64_t frames;		/* presents so far */
+	int32_t display_requests;	/* HWC2_DISPLAY_REQUEST_* of the last validate */
 	struct hwc2_counters counters;
 	char note[BACKEND_NOTE_MAX];	/* the first report not yet taken */
 	bool readback;			/* hwcomposer.kms readback is on */

@@ -17,7 +17,9 @@
  * (BAD_PARAMETER) and every 4th setCursorPosition (BAD_LAYER), functions
  * the recorder never calls itself, so the counts are the client's;
  * "null-functions" has getFunction return NULL for the functions
- * SurfaceFlinger can do without and for the vendor one (FAKE_NULL_FUNCTIONS).
+ * SurfaceFlinger can do without and for the vendor one (FAKE_NULL_FUNCTIONS);
+ * "null-present" has it return NULL for presentDisplay, which no client
+ * can do without.
  * FAKE_HWC2_RULES and FAKE_HWC2_SIZE (fake_rules.h) replace its decision
  * rule and display size.
  */
@@ -53,6 +55,7 @@ struct fake_layer {
 	int32_t z;
 	bool yuv;			/* its buffer is a YUV test buffer */
 	bool buffer_set;		/* a new buffer this frame */
+	bool had_buffer;		/* a buffer before this frame's */
 	int32_t changed;		/* type validate asked for, 0 none */
 	uint32_t request;
 };
@@ -80,7 +83,7 @@ struct fake_device {
 	int release_fds[MAX_LAYERS];	/* fences for getReleaseFences, ours until handed out */
 	hwc2_layer_t release_layers[MAX_LAYERS];
 	int release_count;
-	bool errors, null_functions;	/* FAKE_HWC2_MODE */
+	bool errors, null_functions, null_present;	/* FAKE_HWC2_MODE */
 	struct fake_rules rules;	/* FAKE_HWC2_RULES, FAKE_HWC2_SIZE */
 	unsigned validates, buffers, cursors;	/* calls so far, for "errors" */
 };
@@ -645,10 +648,15 @@ static int32_t present_display(hwc2_device_t *device, hwc2_display_t display, in
 	for (int i = 0; i < MAX_LAYERS; i++) {
 		struct fake_layer *l = &d->layers[i];
 
-		if (l->used && l->buffer_set && l->type != HWC2_COMPOSITION_CLIENT) {
+		/* the scenarios' device: a fence for each replaced buffer, whatever the type */
+		bool release = d->rules.on ? l->buffer_set && l->had_buffer :
+			l->buffer_set && l->type != HWC2_COMPOSITION_CLIENT;
+
+		if (l->used && release) {
 			d->release_layers[d->release_count] = l->id;
 			d->release_fds[d->release_count++] = new_fence(d);
 		}
+		l->had_buffer = l->had_buffer || l->buffer_set;
 		l->buffer_set = false;
 	}
 	d->validated = false;
@@ -865,6 +873,9 @@ static hwc2_function_pointer_t get_function(struct hwc2_device *device, int32_t 
 {
 	struct fake_device *d = dev_of(device);
 
+	if (d->null_present && descriptor == HWC2_FUNCTION_PRESENT_DISPLAY) {
+		return NULL;
+	}
 	for (size_t i = 0; d->null_functions && i < sizeof(null_functions) / sizeof(null_functions[0]); i++) {
 		if (null_functions[i] == descriptor) {
 			return NULL;
@@ -926,6 +937,7 @@ static int module_open(const struct hw_module_t *module, const char *id, struct 
 	d->next_layer = 100;
 	d->errors = has_word(mode, "errors");
 	d->null_functions = has_word(mode, "null-functions");
+	d->null_present = has_word(mode, "null-present");
 	fake_rules_read(&d->rules);
 	pthread_mutex_init(&d->lock, NULL);
 	d->base.common.tag = HARDWARE_DEVICE_TAG;

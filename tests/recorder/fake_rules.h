@@ -6,7 +6,8 @@
  *   FAKE_HWC2_RULES="planes=N,solid-color=0|1,yuv=0|1"
  *	validate decides with the scenarios' device rule (traces/scenario/
  *	device.h) instead of "plane alpha < 1 goes to CLIENT", and makes no
- *	requests (as the scenarios' device);
+ *	requests and gives release fences for replaced buffers only (as the
+ *	scenarios' device);
  *   FAKE_HWC2_SIZE="WxH"
  *	the display's mode instead of FAKE_WIDTH x FAKE_HEIGHT.
  *

@@ -6,7 +6,10 @@
 # fence_signal events when the file trace runs too. Skips (77) without the
 # LTTng tools. Root's session daemon is the system-wide one (/var/run/lttng),
 # so as root everything runs as nobody to keep the daemon private.
-# Env: HWCT_TEST_CLIENT, HWCT_TEST_FAKE, HWCT_TEST_RECORDER (meson).
+# Then a replay through the wrapper (hwc-replay --hwc2): per function, as
+# many call_entry and call_exit events as calls in the trace it recorded.
+# Env: HWCT_TEST_CLIENT, HWCT_TEST_FAKE, HWCT_TEST_RECORDER; HWCT_REPLAY,
+# HWCT_TRACE_TOOL, HWCT_REPLAY_TRACE for the replay (meson).
 set -u
 
 for p in lttng lttng-sessiond babeltrace2; do
@@ -80,10 +83,51 @@ check() {
 	fi
 }
 
+# A replay through the wrapper: hwc-replay --hwc2 libhwc-record.so (fake
+# module behind it) recording a trace; per function, call_entry and
+# call_exit events equal the calls in that trace.
+replay() {
+	run lttng create replay --output="$tmp/replay" >/dev/null || fail "lttng create"
+	run lttng enable-event -u 'hwc2:*' >/dev/null || fail "lttng enable-event"
+	run lttng start >/dev/null || fail "lttng start"
+	run env HWCT_REAL_MODULE="$HWCT_TEST_FAKE" HWCT_OUTPUT="$tmp/out/replay.zst" \
+		LTTNG_UST_REGISTER_TIMEOUT=10000 \
+		"$HWCT_REPLAY" "$HWCT_REPLAY_TRACE" --hwc2 "$HWCT_TEST_RECORDER" --frames 0-29 --timing fast \
+		--quiet >"$tmp/replay.out" 2>&1 || fail "hwc-replay: $(cat "$tmp/replay.out")"
+	run lttng stop >/dev/null || fail "lttng stop"
+	run lttng destroy >/dev/null || fail "lttng destroy"
+	babeltrace2 "$tmp/replay" >"$tmp/replay.txt" 2>"$tmp/replay.err" || fail "babeltrace2: $(cat "$tmp/replay.err")"
+	"$HWCT_TRACE_TOOL" dump "$tmp/out/replay.zst" --json --records call --no-blob-data >"$tmp/replay.calls" ||
+		fail "hwc-trace dump of the replay's trace"
+	python3 - "$tmp/replay.txt" "$tmp/replay.calls" <<'PY' || fail "replay: events and trace calls differ"
+import collections, json, re, sys
+events = {"call_entry": collections.Counter(), "call_exit": collections.Counter()}
+for line in open(sys.argv[1]):
+    m = re.search(r"hwc2:(call_entry|call_exit):.*\bfunction = (-?\d+)", line)
+    if m:
+        events[m.group(1)][int(m.group(2))] += 1
+calls = collections.Counter(json.loads(l)["call"]["function"] for l in open(sys.argv[2]) if l.strip())
+names = {json.loads(l)["call"]["function"]: json.loads(l)["call"].get("function_name") for l in open(sys.argv[2])
+         if l.strip()}
+ok = bool(calls)
+for kind, got in events.items():
+    for f in sorted(set(calls) | set(got)):
+        if got[f] != calls[f]:
+            print("FAIL: %s: %d %s events, %d calls in the trace" % (names.get(f, f), got[f], kind, calls[f]))
+            ok = False
+print("replay: %d calls of %d functions in the trace, as many call_entry and call_exit events each" % (
+    sum(calls.values()), len(calls)))
+sys.exit(0 if ok else 1)
+PY
+}
+
 mkdir "$tmp/out" && chmod 777 "$tmp/out"
 record alone none
 check alone no
 record with-file "$tmp/out"
 check with-file yes
 ls "$tmp/out"/hwctrace-*.zst >/dev/null 2>&1 || fail "no trace file beside the LTTng session"
+if [ -n "${HWCT_REPLAY:-}" ]; then
+	replay
+fi
 echo "ok"

@@ -1,0 +1,539 @@
+/*
+ * Pixel capture of multi-plane buffers (recorder/capture.c, payload.c),
+ * deviceless. NV12 buffers with the public <hwct/test_buffer.h> handle, on
+ * memfds, go through rec_capture_create/arm/step into a real writer; the
+ * trace is read back and every stored blob must decode to the bytes the
+ * planes held, laid out as docs/format.md section 3.3 says: the same bytes,
+ * and so the same content hash, as the scenario writer's NV12 image of those
+ * pixels (traces/scenario/pattern.c). DMA_BUF_IOCTL_SYNC is stood in for by
+ * the ioctl() of this file: a buffer holds its pixels only between START
+ * and END (stale bytes outside, as CPU caches a sync would have flushed), so
+ * a plane read outside the bracket shows in the blob. One meson test per
+ * case.
+ */
+#define _GNU_SOURCE	/* memfd_create(), syscall() */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <hwct/format.h>
+#include <hwct/reader.h>
+#include <hwct/test_buffer.h>
+#include <hwct/writer.h>
+#include <system/graphics.h>
+
+#include "buffers.h"
+#include "capture.h"
+#include "config.h"
+#include "pattern.h"
+#include "recorder.h"
+#include "sync_uapi.h"
+
+#define NV12 REC_FOURCC('N', 'V', '1', '2')
+#define AB24 REC_FOURCC('A', 'B', '2', '4')
+#define STALE 0xEE	/* what a buffer reads as outside SYNC START..END */
+#define MAX_BUFS 4
+
+static int failures;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+			fprintf(stderr, __VA_ARGS__); \
+			fputc('\n', stderr); \
+			failures++; \
+		} \
+	} while (0)
+
+/* A buffer: its handle fields and what its fd holds while synced for reading. */
+struct buf {
+	struct hwct_test_buffer tb;	/* tb.fd: the memfd, owned */
+	ino_t ino;
+	size_t size;			/* bytes of the fd */
+	uint8_t *image;			/* the fd's bytes between SYNC START and END, owned */
+	unsigned starts, ends;		/* SYNC ioctls seen */
+	bool synced;			/* between START and END */
+};
+
+static struct buf *bufs[MAX_BUFS];
+
+/* The recorder's clock (call.c, not linked here). */
+uint64_t rec_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void fill_fd(const struct buf *b, bool real)
+{
+	uint8_t *stale = NULL;
+
+	if (!real) {
+		stale = malloc(b->size);
+		memset(stale, STALE, b->size);
+	}
+	CHECK(pwrite(b->tb.fd, real ? b->image : stale, b->size, 0) == (ssize_t)b->size, "pwrite: %s",
+		strerror(errno));
+	free(stale);
+}
+
+/* Stands in for the kernel's dma-buf: every other request goes to the real ioctl. */
+int ioctl(int fd, unsigned long request, ...)
+{
+	const struct rec_dma_buf_sync *s;
+	struct stat st;
+	va_list ap;
+	void *arg;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (request != REC_DMA_BUF_IOCTL_SYNC || fstat(fd, &st) != 0) {
+		return (int)syscall(SYS_ioctl, fd, request, arg);
+	}
+	s = arg;
+	for (int i = 0; i < MAX_BUFS; i++) {
+		struct buf *b = bufs[i];
+
+		if (!b || b->ino != st.st_ino) {
+			continue;
+		}
+		CHECK(s->flags & REC_DMA_BUF_SYNC_READ, "sync without READ: %#llx", (unsigned long long)s->flags);
+		if (s->flags & REC_DMA_BUF_SYNC_END) {
+			CHECK(b->synced, "SYNC END without START");
+			b->ends++;
+			b->synced = false;
+			fill_fd(b, false);
+		} else {
+			CHECK(!b->synced, "SYNC START twice");
+			b->starts++;
+			b->synced = true;
+			fill_fd(b, true);
+		}
+		return 0;
+	}
+	errno = ENOTTY;
+	return -1;
+}
+
+/*
+ * A buffer of size bytes whose fd reads as `image` only while synced; the
+ * handle says tb. Bytes of image outside the planes are garbage (`junk`).
+ */
+static struct buf *buf_create(const struct hwct_test_buffer *tb, size_t size, uint8_t junk)
+{
+	struct buf *b = calloc(1, sizeof(*b));
+	struct stat st;
+
+	b->tb = *tb;
+	b->size = size;
+	b->image = malloc(size);
+	memset(b->image, junk, size);
+	b->tb.fd = memfd_create("hwct-test-capture", MFD_CLOEXEC);
+	CHECK(b->tb.fd >= 0 && ftruncate(b->tb.fd, (off_t)size) == 0 && fstat(b->tb.fd, &st) == 0,
+		"memfd: %s", strerror(errno));
+	b->ino = st.st_ino;
+	fill_fd(b, false);
+	for (int i = 0; i < MAX_BUFS; i++) {
+		if (!bufs[i]) {
+			bufs[i] = b;
+			break;
+		}
+	}
+	return b;
+}
+
+static void buf_destroy(struct buf *b)
+{
+	for (int i = 0; i < MAX_BUFS; i++) {
+		bufs[i] = bufs[i] == b ? NULL : bufs[i];
+	}
+	close(b->tb.fd);
+	free(b->image);
+	free(b);
+}
+
+/* Copies rows of row bytes from src (stride src_stride) into plane p of b's image. */
+static void buf_put_plane(struct buf *b, int p, const uint8_t *src, uint32_t src_stride, uint32_t row,
+	uint32_t rows)
+{
+	for (uint32_t y = 0; y < rows; y++) {
+		memcpy(b->image + b->tb.offset[p] + (size_t)y * b->tb.stride[p], src + (size_t)y * src_stride, row);
+	}
+}
+
+/* A recorder without a session: a writer, the worker's buffer memory, a display slot. */
+struct fixture {
+	char path[64];
+	struct rec_config cfg;
+	struct rec_buffers *buffers;
+	struct rec_display_slot slot;
+	struct rec_capture_ctx ctx;
+	uint64_t ticket;
+};
+
+static void fixture_init(struct fixture *f)
+{
+	int fd;
+
+	*f = (struct fixture){ .cfg.pixels = true };
+	snprintf(f->path, sizeof(f->path), "/tmp/hwct-test-capture-XXXXXX");
+	fd = mkstemp(f->path);
+	f->buffers = calloc(1, sizeof(*f->buffers));
+	f->ctx = (struct rec_capture_ctx){ .buffers = f->buffers, .cfg = &f->cfg };
+	f->ctx.writer = fd >= 0 ? hwct_writer_create_fd(fd, NULL) : NULL;
+	if (!f->ctx.writer) {
+		fprintf(stderr, "cannot create a trace in /tmp: %s\n", strerror(errno));
+		exit(1);
+	}
+}
+
+/* Closes the writer; the trace stays for reading until fixture_finish. */
+static void fixture_close(struct fixture *f)
+{
+	CHECK(hwct_writer_close(f->ctx.writer) == 0, "writer close");
+	f->ctx.writer = NULL;
+}
+
+static void fixture_finish(struct fixture *f)
+{
+	hwct_writer_close(f->ctx.writer);
+	rec_buffers_finish(f->buffers);
+	free(f->buffers);
+	free(f->ctx.scratch);
+	unlink(f->path);
+}
+
+/*
+ * One setLayerBuffer of b, armed with the damage hint (NULL: none), captured
+ * as the worker does. Returns the status; *hash the content when OK.
+ */
+static int32_t capture(struct fixture *f, struct buf *b, const hwc_rect_t *damage, struct hwct_hash *hash)
+{
+	native_handle_t *n = hwct_test_handle_create(&b->tb);
+	struct rec_handle *h = calloc(1, sizeof(*h) + (size_t)(n->numFds + n->numInts) * sizeof(int32_t));
+	struct rec_event *ev = calloc(1, sizeof(*ev));
+	struct rec_capture *cap;
+	unsigned starts = b->starts;
+	int32_t status;
+
+	h->fd = dup(b->tb.fd);
+	h->num_fds = n->numFds;
+	h->num_ints = n->numInts;
+	h->words = n->numFds + n->numInts;
+	memcpy(h->data, n->data, (size_t)h->words * sizeof(int32_t));
+	ev->function = HWC2_FUNCTION_SET_LAYER_BUFFER;
+	ev->display = 1;
+	ev->layer = 2;
+	ev->ticket = ++f->ticket;
+	cap = rec_capture_create(ev, h, -1, &f->slot, &f->cfg);
+	CHECK(cap && cap->has_layout, "capture of a test_buffer handle");
+	rec_capture_arm(cap, damage, damage ? 1 : 0, damage != NULL);
+	CHECK(rec_capture_step(cap, &f->ctx, false), "capture not done");
+	status = cap->status;
+	if (hash) {
+		*hash = cap->hash;
+	}
+	if (status == HWCT_CAPTURE_OK) {
+		CHECK(b->starts == starts + 1 && b->ends == b->starts && !b->synced,
+			"one SYNC START/END per capture: %u starts, %u ends", b->starts - starts, b->ends);
+	}
+	rec_capture_free(cap);
+	free(ev);
+	free(h);
+	free(n);
+	return status;
+}
+
+/* The Blob record of hash in the trace at path (fields copied), false when there is none. */
+static bool find_blob(const char *path, const struct hwct_hash *hash, Hwct__Blob *out)
+{
+	struct hwct_error err;
+	struct hwct_reader *r = hwct_reader_open(path, &err);
+	const Hwct__Record *rec;
+	uint8_t want[HWCT_HASH_BYTES];
+	bool found = false;
+
+	hwct_hash_to_bytes(hash, want);
+	while (r && !found && hwct_reader_next(r, &rec) == 1) {
+		const Hwct__Blob *b = rec->blob;
+
+		if (rec->kind_case == HWCT__RECORD__KIND_BLOB && b->hash.len == HWCT_HASH_BYTES &&
+				memcmp(b->hash.data, want, HWCT_HASH_BYTES) == 0) {
+			*out = *b;
+			out->data = (ProtobufCBinaryData){ 0 };
+			out->base_hash = (ProtobufCBinaryData){ 0 };
+			out->n_rects = 0;
+			out->rects = NULL;
+			found = true;
+		}
+	}
+	hwct_reader_destroy(r);
+	return found;
+}
+
+/* The stored blob of hash equals want (size bytes). */
+static void expect_blob(const char *path, const struct hwct_hash *hash, const uint8_t *want, size_t size,
+	const char *what)
+{
+	struct hwct_error err;
+	struct hwct_reader *r = hwct_reader_open(path, &err);
+	struct hwct_blob_data blob = { 0 };
+	struct hwct_hash computed = hwct_hash_compute(want, size);
+	int ret = r ? hwct_reader_blob(r, hash, &blob) : -EIO;
+
+	CHECK(hwct_hash_equal(hash, &computed), "%s: content hash is not the hash of the bytes", what);
+	CHECK(ret == 0, "%s: blob not readable: %d", what, ret);
+	if (ret == 0) {
+		CHECK(blob.size == size, "%s: blob of %zu bytes, want %zu", what, blob.size, size);
+		CHECK(blob.size != size || memcmp(blob.data, want, size) == 0, "%s: blob bytes differ", what);
+	}
+	free(blob.data);
+	hwct_reader_destroy(r);
+}
+
+/* ------------------------------------------------------------------ cases */
+
+/* video.zst's layer: 320x192 NV12 as the scenario draws it and hwc-replay --hwc2 lays it out. */
+static void test_nv12(void)
+{
+	struct pattern_image *img = pattern_image_create(PATTERN_NV12, 320, 192);
+	struct hwct_test_buffer tb = { .width = 320, .height = 192, .fourcc = NV12, .stride = { 320, 320 },
+		.offset = { 0, 320 * 192 }, .hal_format = HAL_PIXEL_FORMAT_YCBCR_420_888 };
+	struct fixture f;
+	struct buf *b;
+	struct hwct_hash hash, scenario;
+	Hwct__Blob blob;
+
+	pattern_gradient(img, (struct hwct_rect){ 0, 0, 320, 192 }, pattern_rgba(200, 30, 30, 255),
+		pattern_rgba(20, 40, 220, 255), true);
+	pattern_text(img, 10, 10, 3, "NV12 0123", pattern_rgba(255, 255, 255, 255));
+	pattern_markers(img, (struct hwct_rect){ 0, 0, 320, 180 }, 16);
+	scenario = hwct_hash_compute(img->data, img->size);
+	fixture_init(&f);
+	b = buf_create(&tb, img->size, 0);
+	buf_put_plane(b, 0, img->data, img->stride, 320, 192);
+	buf_put_plane(b, 1, img->data + img->uv_offset, img->stride, 320, 96);
+	CHECK(capture(&f, b, NULL, &hash) == HWCT_CAPTURE_OK, "NV12 not captured");
+	CHECK(hwct_hash_equal(&hash, &scenario), "content hash differs from the scenario's NV12 blob");
+	fixture_close(&f);
+	expect_blob(f.path, &hash, img->data, img->size, "nv12");
+	CHECK(find_blob(f.path, &hash, &blob), "no Blob record");
+	CHECK(blob.encoding == HWCT__BLOB_ENCODING__BLOB_RAW && blob.width == 320 && blob.height == 192 &&
+		blob.stride == 320 && blob.bpp == 1, "blob geometry is not plane 0's: %ux%u stride %u bpp %u",
+		blob.width, blob.height, blob.stride, blob.bpp);
+	buf_destroy(b);
+	fixture_finish(&f);
+	pattern_image_destroy(img);
+}
+
+/*
+ * Plane 0 not at the start of the fd, strides past the row, a gap of junk
+ * between the planes and junk after the last: the payload runs from plane 0
+ * to the end of the last plane, row padding kept, the gap zero.
+ */
+static void nv12_padded(struct hwct_test_buffer *tb, uint32_t w, uint32_t h)
+{
+	*tb = (struct hwct_test_buffer){ .width = w, .height = h, .fourcc = NV12, .stride = { 384, 416 },
+		.offset = { 4096, 4096 + 384 * h + 8192 }, .hal_format = HAL_PIXEL_FORMAT_YCBCR_420_888 };
+}
+
+static void fill_planes(struct buf *b, uint8_t seed)
+{
+	for (int p = 0; p < 2; p++) {
+		uint32_t rows = p ? (b->tb.height + 1) / 2 : b->tb.height;
+
+		for (uint32_t y = 0; y < rows; y++) {
+			uint8_t *row = b->image + b->tb.offset[p] + (size_t)y * b->tb.stride[p];
+
+			for (uint32_t x = 0; x < b->tb.stride[p]; x++) {
+				row[x] = (uint8_t)(seed + x * 7 + y * 13 + p * 101);
+			}
+		}
+	}
+}
+
+/* What the trace must store for b: its planes relative to plane 0, gaps zero. */
+static uint8_t *expected(const struct buf *b, size_t *size)
+{
+	uint32_t rows1 = (b->tb.height + 1) / 2;
+	size_t uv = b->tb.offset[1] - b->tb.offset[0], luma = (size_t)b->tb.stride[0] * b->tb.height;
+	uint8_t *e;
+
+	*size = uv + (size_t)b->tb.stride[1] * rows1;
+	e = calloc(1, *size);
+	memcpy(e, b->image + b->tb.offset[0], luma);
+	memcpy(e + uv, b->image + b->tb.offset[1], (size_t)b->tb.stride[1] * rows1);
+	return e;
+}
+
+static void test_nv12_layout(void)
+{
+	struct hwct_test_buffer tb;
+	struct fixture f;
+	struct hwct_hash hash;
+	struct buf *b;
+	uint8_t *want;
+	size_t size;
+
+	nv12_padded(&tb, 318, 181);	/* odd height: 91 chroma rows */
+	fixture_init(&f);
+	b = buf_create(&tb, tb.offset[1] + (size_t)tb.stride[1] * 91 + 5000, 0xA5);
+	fill_planes(b, 1);
+	want = expected(b, &size);
+	CHECK(capture(&f, b, NULL, &hash) == HWCT_CAPTURE_OK, "padded NV12 not captured");
+	fixture_close(&f);
+	expect_blob(f.path, &hash, want, size, "nv12-layout");
+	free(want);
+	buf_destroy(b);
+	fixture_finish(&f);
+}
+
+/*
+ * Same pixels in two buffers with different junk: one hash, one blob. New
+ * content with a damage hint: stored whole again (no delta for planes).
+ */
+static void test_nv12_dedup(void)
+{
+	struct hwct_test_buffer tb;
+	struct hwct_writer_stats st;
+	struct hwct_hash h1, h2, h3, h4;
+	hwc_rect_t damage = { 0, 0, 64, 64 };
+	struct fixture f;
+	struct buf *a, *b;
+	uint8_t *want;
+	size_t size;
+	Hwct__Blob blob;
+
+	nv12_padded(&tb, 320, 180);
+	fixture_init(&f);
+	a = buf_create(&tb, tb.offset[1] + (size_t)tb.stride[1] * 90, 0x11);
+	b = buf_create(&tb, tb.offset[1] + (size_t)tb.stride[1] * 90, 0x77);
+	fill_planes(a, 3);
+	fill_planes(b, 3);
+	CHECK(capture(&f, a, NULL, &h1) == HWCT_CAPTURE_OK, "a");
+	CHECK(capture(&f, b, NULL, &h2) == HWCT_CAPTURE_OK, "b");
+	CHECK(capture(&f, a, &damage, &h3) == HWCT_CAPTURE_OK, "a again");
+	CHECK(hwct_hash_equal(&h1, &h2) && hwct_hash_equal(&h1, &h3), "equal planes, different hashes");
+	fill_planes(a, 9);
+	CHECK(capture(&f, a, &damage, &h4) == HWCT_CAPTURE_OK, "a changed");
+	CHECK(!hwct_hash_equal(&h1, &h4), "changed planes, same hash");
+	hwct_writer_get_stats(f.ctx.writer, &st);
+	CHECK(st.blobs == 2 && st.blobs_deduplicated == 2, "%llu blobs, %llu deduplicated; want 2, 2",
+		(unsigned long long)st.blobs, (unsigned long long)st.blobs_deduplicated);
+	fixture_close(&f);
+	want = expected(a, &size);
+	expect_blob(f.path, &h4, want, size, "nv12 changed");
+	CHECK(find_blob(f.path, &h4, &blob) && blob.encoding == HWCT__BLOB_ENCODING__BLOB_RAW,
+		"multi-plane content stored as a delta");
+	free(want);
+	buf_destroy(a);
+	buf_destroy(b);
+	fixture_finish(&f);
+}
+
+/* Layouts the recorder cannot read: unmappable, nothing stored, nothing read. */
+static void test_refused(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t stride[2], offset[2];
+		uint64_t modifier;
+		size_t size;
+	} cases[] = {
+		{ "chroma past the fd", { 320, 320 }, { 0, 320 * 180 }, 0, 320 * 180 + 320 * 89 },
+		{ "chroma stride short", { 320, 318 }, { 0, 320 * 180 }, 0, 320 * 270 },
+		{ "one plane", { 320, 0 }, { 0, 0 }, 0, 320 * 270 },
+		{ "tiled", { 320, 320 }, { 0, 320 * 180 }, 0x0100000000000001ull, 320 * 270 },
+		{ "chroma before luma", { 320, 320 }, { 320 * 90, 0 }, 0, 320 * 270 },
+	};
+	struct hwct_writer_stats st;
+	struct fixture f;
+
+	fixture_init(&f);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hwct_test_buffer tb = { .width = 320, .height = 180, .fourcc = NV12,
+			.stride = { cases[i].stride[0], cases[i].stride[1] },
+			.offset = { cases[i].offset[0], cases[i].offset[1] }, .modifier = cases[i].modifier };
+		struct buf *b = buf_create(&tb, cases[i].size, 0x42);
+		int32_t status = capture(&f, b, NULL, NULL);
+
+		CHECK(status == HWCT_CAPTURE_UNMAPPABLE, "%s: status %d", cases[i].name, status);
+		CHECK(b->starts == 0, "%s: read", cases[i].name);
+		buf_destroy(b);
+	}
+	hwct_writer_get_stats(f.ctx.writer, &st);
+	CHECK(st.blobs == 0, "%llu blobs stored", (unsigned long long)st.blobs);
+	fixture_finish(&f);
+}
+
+/* Single-plane RGB as before: whole, then a delta for a damaged rect. */
+static void test_rgb(void)
+{
+	struct hwct_test_buffer tb = { .width = 200, .height = 100, .fourcc = AB24, .stride = { 832, 0 },
+		.offset = { 256, 0 } };
+	hwc_rect_t damage = { 10, 10, 40, 30 };
+	struct hwct_hash h1, h2;
+	struct fixture f;
+	uint8_t *first = malloc(832 * 100);
+	struct buf *b;
+	Hwct__Blob blob;
+
+	fixture_init(&f);
+	b = buf_create(&tb, 256 + 832 * 100, 0x33);
+	for (size_t i = 256; i < b->size; i++) {
+		b->image[i] = (uint8_t)(i * 31);
+	}
+	memcpy(first, b->image + 256, 832 * 100);
+	CHECK(capture(&f, b, NULL, &h1) == HWCT_CAPTURE_OK, "RGB not captured");
+	for (uint32_t y = 10; y < 30; y++) {
+		memset(b->image + 256 + (size_t)y * 832 + 10 * 4, 0xC0, 30 * 4);
+	}
+	CHECK(capture(&f, b, &damage, &h2) == HWCT_CAPTURE_OK, "RGB change not captured");
+	fixture_close(&f);
+	expect_blob(f.path, &h1, first, 832 * 100, "rgb");
+	expect_blob(f.path, &h2, b->image + 256, 832 * 100, "rgb delta");
+	CHECK(find_blob(f.path, &h2, &blob) && blob.encoding == HWCT__BLOB_ENCODING__BLOB_DELTA,
+		"RGB change not stored as a delta");
+	free(first);
+	buf_destroy(b);
+	fixture_finish(&f);
+}
+
+static const struct {
+	const char *name;
+	void (*run)(void);
+} tests[] = {
+	{ "nv12", test_nv12 },
+	{ "nv12-layout", test_nv12_layout },
+	{ "nv12-dedup", test_nv12_dedup },
+	{ "refused", test_refused },
+	{ "rgb", test_rgb },
+};
+
+int main(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		if (argc < 2 || strcmp(argv[1], tests[i].name) == 0) {
+			tests[i].run();
+			if (argc >= 2) {
+				return failures ? 1 : 0;
+			}
+		}
+	}
+	if (argc >= 2) {
+		fprintf(stderr, "unknown case %s\n", argv[1]);
+		return 2;
+	}
+	return failures ? 1 : 0;
+}

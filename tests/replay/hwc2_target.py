@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""hwc-replay --hwc2 on the host, through the fake HWC2 module
+(tests/recorder/fake_hwc2.c): one case per run.
+
+  repeat          both reference traces, twice each: identical plans and
+                  checksums; the plan is the module's (composition types,
+                  'module' reason, planner "module")
+  expect          --expect against its own results: 0; after one layer's
+                  composition is edited in the known-good file: 1 naming it;
+                  the same file with --compare pixels: 0
+  errors          a module whose calls fail sometimes (FAKE_HWC2_MODE=errors):
+                  the run completes, errors counted and reported
+  null-functions  a module without the optional functions: the run completes
+  missing         a required function missing: exit 4 naming it
+  not-a-module    a shared library that is no HWC2 module, and a text file:
+                  exit 4 with one line naming the file
+
+Usage: hwc2_target.py CASE (HWCT_REPLAY, HWCT_TEST_FAKE, HWCT_TRACES from meson)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+REPLAY, FAKE, TRACES = os.environ["HWCT_REPLAY"], os.environ["HWCT_TEST_FAKE"], os.environ["HWCT_TRACES"]
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def replay(tmp, trace, *args, env=None, results="r.json", status=0):
+    path = os.path.join(tmp, results)
+    run = subprocess.run([REPLAY, os.path.join(TRACES, trace + ".zst"), "--hwc2", FAKE, "--timing", "fast",
+                          "--results", path] + list(args), env=dict(os.environ, **(env or {})),
+                         capture_output=True, text=True)
+    if run.returncode != status:
+        fail("hwc-replay %s %s: exit %d, expected %d: %s" % (trace, " ".join(args), run.returncode, status,
+                                                             run.stderr.strip()[-600:]))
+    return (json.load(open(path)) if os.path.exists(path) and status == 0 else None), run.stderr
+
+
+def frames_key(r):
+    return [(f["frame"], f["checksum"], f["checksum_source"],
+             [(p["layer"], p["composition"], tuple(p["reasons"])) for p in f["plan"]]) for f in r["frames"]]
+
+
+def case_repeat(tmp):
+    for trace in ("home", "video"):
+        a, _ = replay(tmp, trace, "--frames", "0-39", results="a.json")
+        b, _ = replay(tmp, trace, "--frames", "0-39", results="b.json")
+        if a["planner"] != "module" or a["target"]["kind"] != "hwc2":
+            fail("%s: planner %r, target %r" % (trace, a["planner"], a["target"]))
+        if len(a["frames"]) != 40:
+            fail("%s: %d frames replayed of 40" % (trace, len(a["frames"])))
+        if frames_key(a) != frames_key(b):
+            diff = [(x, y) for x, y in zip(frames_key(a), frames_key(b)) if x != y][:1]
+            fail("%s: two runs differ: %s" % (trace, diff))
+        types = {p["composition"] for f in a["frames"] for p in f["plan"]}
+        reasons = {r for f in a["frames"] for p in f["plan"] for r in p["reasons"]}
+        if any(f["checksum"] is None for f in a["frames"]):
+            fail("%s: a frame without checksum" % trace)
+        if any(p["plane"] is not None for f in a["frames"] for p in f["plan"]):
+            fail("%s: a plane id in a module's plan" % trace)
+        print("%s: 40 frames twice, same checksums and plans; types %s, reasons %s, sources %s" % (
+            trace, sorted(types), sorted(reasons), sorted({f["checksum_source"] for f in a["frames"]})))
+    # the fake sends layers with plane alpha < 1 to CLIENT: home has some from frame 45
+    r, _ = replay(tmp, "home", "--frames", "40-59")
+    if not any("module" in p["reasons"] for f in r["frames"] for p in f["plan"]):
+        fail("home 40-59: no layer the module moved to CLIENT")
+
+
+def case_expect(tmp):
+    good, _ = replay(tmp, "home", "--frames", "40-59", results="good.json")
+    replay(tmp, "home", "--frames", "40-59", "--expect", os.path.join(tmp, "good.json"), results="same.json")
+    edited = None
+    for f in good["frames"]:
+        for p in f["plan"]:
+            if p["composition"] == "CLIENT" and edited is None:
+                p["composition"], p["reasons"] = "DEVICE", []
+                edited = (f["frame"], p["layer"])
+    if edited is None:
+        fail("no CLIENT layer in frames 40-59 to edit")
+    with open(os.path.join(tmp, "edited.json"), "w") as out:
+        json.dump(good, out)
+    _, err = replay(tmp, "home", "--frames", "40-59", "--expect", os.path.join(tmp, "edited.json"),
+                    results="regressed.json", status=1)
+    want = "frame %d" % edited[0]
+    if want not in err or "layer %d: expected DEVICE (no plane), got client (module)" % edited[1] not in err:
+        fail("the regression message does not name frame %d layer %d: %s" % (edited[0], edited[1], err))
+    replay(tmp, "home", "--frames", "40-59", "--expect", os.path.join(tmp, "edited.json"), "--compare", "pixels",
+           results="pixels.json")
+    print("expect: 0 against itself, 1 naming frame %d layer %d after an edit, 0 comparing pixels only" % edited)
+
+
+def case_errors(tmp):
+    r, err = replay(tmp, "home", "--frames", "0-29", env={"FAKE_HWC2_MODE": "errors"})
+    t = r["totals"]
+    if len(r["frames"]) != 30 or t["call_errors"] == 0 or t["noted_frames"] == 0:
+        fail("errors: %d frames, totals %s" % (len(r["frames"]), t))
+    noted = [f["module"] for f in r["frames"] if "module" in f]
+    if not any("returned BAD_DISPLAY" in (m["note"] or "") for m in noted) or "returned" not in err:
+        fail("errors: no validateDisplay error reported: %s / %s" % (noted[:3], err[-300:]))
+    print("errors: 30 frames, %d call errors in %d frames, e.g. %r" % (t["call_errors"], t["noted_frames"],
+                                                                       noted[0]["note"]))
+
+
+def case_null_functions(tmp):
+    r, _ = replay(tmp, "home", "--frames", "0-9", env={"FAKE_HWC2_MODE": "null-functions"})
+    if len(r["frames"]) != 10:
+        fail("null-functions: %d frames" % len(r["frames"]))
+    print("null-functions: 10 frames without the optional functions")
+
+
+def case_missing(tmp):
+    # the fake gives NULL for getClientTargetSupport (optional) and the vendor one in null-functions
+    # mode; a required one missing comes from FAKE_NULL_REQUIRED
+    _, err = replay(tmp, "home", env={"FAKE_HWC2_MODE": "null-present"}, status=4)
+    if "PRESENT_DISPLAY" not in err or "getFunction returned NULL" not in err:
+        fail("missing: %s" % err)
+    print("missing: exit 4: " + err.strip().splitlines()[-1])
+
+
+def case_not_a_module(tmp):
+    text = os.path.join(tmp, "hwcomposer.text.so")
+    with open(text, "w") as f:
+        f.write("not an ELF file\n")
+    libc = next(p for p in ("/lib/x86_64-linux-gnu/libc.so.6", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                            "/lib64/libc.so.6") if os.path.exists(p))
+    for path, words in ((libc, "not an HWC2 module"), (text, "cannot load the HWC2 module")):
+        run = subprocess.run([REPLAY, os.path.join(TRACES, "home.zst"), "--hwc2", path, "--quiet"],
+                             capture_output=True, text=True)
+        lines = run.stderr.strip().splitlines()
+        if run.returncode != 4 or len(lines) != 1 or path not in lines[0] or words not in lines[0]:
+            fail("%s: exit %d, %r" % (path, run.returncode, run.stderr))
+        print("%s: exit 4: %s" % (os.path.basename(path), lines[0]))
+
+
+def main():
+    case = sys.argv[1]
+    with tempfile.TemporaryDirectory(dir=os.environ.get("MESON_BUILD_ROOT")) as tmp:
+        globals()["case_" + case.replace("-", "_")](tmp)
+
+
+if __name__ == "__main__":
+    main()
