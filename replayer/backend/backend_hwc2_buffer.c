@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <drm_fourcc.h>
+#include <linux/dma-buf.h>
 
 #include "backend_hwc2_private.h"
 
@@ -105,6 +107,16 @@ const char *hwc2_alloc_name(const struct hwc2_alloc *a)
 {
 	(void)a;
 	return alloc_name;
+}
+
+/* DMA_BUF_IOCTL_SYNC around CPU writes of a dma-buf; a no-op error on a memfd. */
+static void dma_buf_sync(const struct hwc2_buffer *b, uint64_t flags)
+{
+	struct dma_buf_sync sync = { .flags = flags | DMA_BUF_SYNC_WRITE };
+
+	if (b->bo) {
+		ioctl(b->fd, DMA_BUF_IOCTL_SYNC, &sync);
+	}
 }
 
 /* Bytes per pixel of plane 0 for the formats the compositors read; 0 unknown. */
@@ -262,32 +274,39 @@ void hwc2_buffer_destroy(struct hwc2_buffer *b)
 	*b = (struct hwc2_buffer){ .fd = -1, .release_fence = -1 };
 }
 
-/* Maps b for writing: *base the mapping, *unmap what to give back. NULL on failure. */
+/*
+ * Maps b for writing: the fd itself (a memfd, or a dma-buf bracketed by
+ * DMA_BUF_IOCTL_SYNC: gbm_bo_map of kms_swrast's dumb BOs fails on a
+ * node that is not the DRM master), else through gbm. NULL on failure.
+ */
 static uint8_t *map_write(struct hwc2_buffer *b, void **cookie, uint32_t *stride0)
 {
 	void *p;
 
 	*stride0 = b->tb.stride[0];
-#if HWCT_HAVE_GBM
-	if (b->bo) {
-		p = gbm_bo_map(b->bo, 0, 0, b->tb.width, b->tb.height, GBM_BO_TRANSFER_WRITE, stride0, cookie);
-		return p;
-	}
-#endif
 	*cookie = NULL;
 	p = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
-	return p == MAP_FAILED ? NULL : p;
+	if (p != MAP_FAILED) {
+		dma_buf_sync(b, DMA_BUF_SYNC_START);
+		return p;
+	}
+#if HWCT_HAVE_GBM
+	if (b->bo) {
+		return gbm_bo_map(b->bo, 0, 0, b->tb.width, b->tb.height, GBM_BO_TRANSFER_WRITE, stride0, cookie);
+	}
+#endif
+	return NULL;
 }
 
 static void unmap_write(struct hwc2_buffer *b, uint8_t *p, void *cookie)
 {
 #if HWCT_HAVE_GBM
-	if (b->bo) {
+	if (cookie) {
 		gbm_bo_unmap(b->bo, cookie);
 		return;
 	}
 #endif
-	(void)cookie;
+	dma_buf_sync(b, DMA_BUF_SYNC_END);
 	munmap(p, b->size);
 }
 
