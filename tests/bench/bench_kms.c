@@ -26,7 +26,6 @@
  * reported, never a failure: the exit status says whether it ran.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +36,7 @@
 
 #include "backend_kms.h"
 #include "bench.h"
+#include "bench_kms.h"
 #include "commit.h"
 #include "device.h"
 #include "fb.h"
@@ -45,7 +45,6 @@
 #define GOAL 1.10
 #define WARM_UP 5
 #define BLOCK 25		/* frames of one kind in a row */
-#define FENCE_MS 3000
 
 struct times {
 	double *wall, *work;		/* per frame, ms */
@@ -54,28 +53,9 @@ struct times {
 	unsigned long tests;
 };
 
-struct bare {
-	struct kms_device *dev;
-	struct plan *plan;		/* owned: the configuration to commit */
-	struct plan_candidate cand;
-	struct kms_fb *fbs[VS_MAX_LAYERS];
-	size_t count;
-};
-
 static double now_ms(void)
 {
 	return bench_now() * 1e3;
-}
-
-static int wait_fence(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n;
-
-	do {
-		n = poll(&p, 1, FENCE_MS);
-	} while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -ETIME;
 }
 
 static int backend_frames(struct backend *b, const struct scene *scene, unsigned n, struct times *t)
@@ -112,73 +92,23 @@ static int backend_frames(struct backend *b, const struct scene *scene, unsigned
 	return 0;
 }
 
-static int bare_frames(struct bare *bare, const struct scene *scene, unsigned n, struct times *t)
+static int bare_frames(struct bench_bare *bare, const struct scene *scene, unsigned n, struct times *t)
 {
-	struct kms_commit_args args = { .cand = &bare->cand, .fbs = bare->fbs, .scene = scene,
-		.client_target_fence = -1 };
-
 	for (unsigned i = 0; i < n; i++) {
-		double t0 = now_ms(), t1;
-		int fence = -1;
-		int ret = kms_commit_present(bare->dev, &args, &fence);
+		int ret = bench_bare_commit(bare, scene, &t->commit[t->n], &t->wall[t->n]);
 
-		t1 = now_ms();
-		if (ret < 0 || fence < 0) {
-			fprintf(stderr, "bench-kms: kms_commit_present: %s\n", strerror(-ret));
-			return ret < 0 ? ret : -EIO;
-		}
-		wait_fence(fence);
-		close(fence);
-		if (now_ms() - t0 > 1000) {
-			fprintf(stderr, "bench-kms: bare frame %zu took %.0f ms (commit %.1f ms)\n", t->n,
-				now_ms() - t0, t1 - t0);
-		}
-		t->work[t->n] = t1 - t0;
-		t->commit[t->n] = t1 - t0;
-		t->plan[t->n] = 0;
-		t->wall[t->n] = now_ms() - t0;
-		t->n++;
-	}
-	return 0;
-}
-
-/* The configuration the backend shows scene with, imported once. */
-static int bare_setup(struct backend *b, const struct scene *scene, struct bare *bare)
-{
-	const struct board *board = backend_kms_board(b);
-	int ret;
-
-	memset(bare, 0, sizeof(*bare));
-	bare->dev = backend_kms_device(b);
-	ret = backend_kms_plan(b, scene, &bare->plan);
-	if (ret < 0) {
-		return ret;
-	}
-	if (!plan_get_candidate(bare->plan, &bare->cand) || bare->cand.has_client_target) {
-		fprintf(stderr, "bench-kms: the scene is not all on planes here\n");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < bare->cand.count; i++) {
-		const struct plan_plane_state *s = &bare->cand.planes[i];
-		const struct scene_layer *l = &scene->layers[s->layer];
-		struct kms_import imp;
-
-		ret = kms_fb_import(bare->dev, NULL, l->image, board_find_plane(board, s->plane_id),
-			l->blend == HWC2_BLEND_MODE_NONE, &imp);
 		if (ret < 0) {
 			return ret;
 		}
-		bare->fbs[bare->count++] = imp.fb;
+		if (t->wall[t->n] > 1000) {
+			fprintf(stderr, "bench-kms: bare frame %zu took %.0f ms (commit %.1f ms)\n", t->n,
+				t->wall[t->n], t->commit[t->n]);
+		}
+		t->work[t->n] = t->commit[t->n];
+		t->plan[t->n] = 0;
+		t->n++;
 	}
 	return 0;
-}
-
-static void bare_finish(struct bare *bare)
-{
-	for (size_t i = 0; i < bare->count; i++) {
-		kms_fb_unref(bare->fbs[i]);
-	}
-	plan_destroy(bare->plan);
 }
 
 static struct backend *open_backend(const char *planner, bool reuse, struct compositor *c)
@@ -224,7 +154,7 @@ static int measure(const char *planner, bool reuse, const struct scene *scene, u
 {
 	struct backend *b = open_backend(planner, reuse, c);
 	struct times tb, tr;
-	struct bare bare;
+	struct bench_bare bare;
 	char name[96];
 	double wb, wr, kb, kr;
 	int ret;
@@ -237,7 +167,7 @@ static int measure(const char *planner, bool reuse, const struct scene *scene, u
 		backend_destroy(b);
 		return -ENOMEM;
 	}
-	ret = bare_setup(b, scene, &bare);
+	ret = bench_bare_setup(&bare, b, scene, true);
 	/* warm-up: the first commit sets the mode, the first frames fill the caches */
 	for (int i = 0; i < WARM_UP && ret == 0; i++) {
 		ret = backend_frames(b, scene, 1, &tb);
@@ -277,7 +207,7 @@ static int measure(const char *planner, bool reuse, const struct scene *scene, u
 			planner, reuse ? "reuse" : "replan");
 		bench_report(name, kb, kr, "ms", kb / kr, GOAL, false);
 	}
-	bare_finish(&bare);
+	bench_bare_finish(&bare);
 	free_times(&tb);
 	free_times(&tr);
 	backend_destroy(b);

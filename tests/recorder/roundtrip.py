@@ -208,7 +208,10 @@ def main():
     recorder, fake = os.environ["HWCT_TEST_RECORDER"], os.environ["HWCT_TEST_FAKE"]
     with tempfile.TemporaryDirectory(dir=os.environ.get("MESON_BUILD_ROOT")) as tmp:
         t2 = os.path.join(tmp, "recorded.zst")
-        env = dict(os.environ, HWCT_OUTPUT=t2, **fake_env(tool, trace))
+        # a loaded machine may take longer than the default 4 ms to copy a layer: the
+        # round trip is about what is recorded, so the recorder may hold the release
+        # fences until every capture is done (never a capture-late frame)
+        env = dict(os.environ, HWCT_OUTPUT=t2, HWCT_CAPTURE_WAIT_MS="10000", **fake_env(tool, trace))
         if way == "hal":
             env["HWCT_REAL_MODULE"] = fake
             module = recorder

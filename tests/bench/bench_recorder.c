@@ -1,0 +1,347 @@
+/*
+ * bench-recorder [--quick] [--frames N] [--rounds N] [--no-pace] [--thread-cputime]
+ *	[--no-draw] [--pixels PNG] --fake hwcomposer.fake.so --recorder libhwc-record.so
+ *
+ * The recorder's per-call overhead (issue #5). One frame of SurfaceFlinger's
+ * calls (bench_recorder_client.c: two layers, one of them 1080x2400 RGBA8888
+ * with new content every frame; 31 calls) is driven at 60 Hz against the
+ * fake HWC2 module, each call timed alone with CLOCK_MONOTONIC, in modes:
+ *
+ *   direct       the fake loaded directly;
+ *   pixels-off   the fake through libhwc-record.so as HAL wrapper
+ *                (HWCT_REAL_MODULE), recording a trace, HWCT_PIXELS=0;
+ *   pixels-on    the same with pixel capture (HWCT_PIXELS=1, the defaults
+ *                otherwise: budget 256 MB, capture wait 4 ms);
+ *   tracepoint   an LTTng-UST tracepoint without payload (hwct_bench:empty),
+ *                31 per frame, timed the same way, beside the same clock
+ *                pair around nothing (the timing floor): once disabled (no
+ *                session daemon) and once enabled in a session of a private
+ *                session daemon (as nobody when root, as test_lttng.sh).
+ *
+ * The recorder reads its options once per process, and LTTng-UST registers
+ * at process start, so every mode runs in a child process of its own (this
+ * program with --child); modes take turns, round after round, and the
+ * samples are pooled per mode. Per call, overhead = wrapper - direct (mean
+ * minus mean, p99 minus p99), held against the tracepoint's own cost: the
+ * enabled tracepoint net of the timing floor when a session could be
+ * started, else the disabled one (the output says which). Goals: mean <= 1.5x,
+ * p99 <= 3x. A missed goal is reported, never a failure: exit 1 only when
+ * something could not run.
+ *
+ * Diagnostics: --no-pace drives frames back to back; --thread-cputime times
+ * each call with the calling thread's CPU time instead of CLOCK_MONOTONIC,
+ * which leaves out what the call waited (preemption, the capture wait), so
+ * that wall time minus CPU time shows how much of a cost is scheduling;
+ * --no-draw leaves the buffers' content as first drawn (the calls alone, for
+ * a profiler; with pixels on the content then repeats: not the benchmark).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "bench_recorder.h"
+
+#define EXIT_NOT_ENABLED 3	/* child: the tracepoint was not enabled */
+
+struct options {
+	bool quick, paced, cputime, no_draw;
+	const char *pixels, *fake, *recorder;
+	const char *child, *samples;	/* --child MODE --samples FILE */
+	unsigned warmup, frames, rounds;
+};
+
+struct run {
+	struct options o;
+	char self[PATH_MAX];
+	char tmp[256];
+	struct bench_lttng lttng;
+	bool lttng_ok;
+	char lttng_why[256];
+	char out[MODE_COUNT][300];	/* HWCT_OUTPUT of the wrapper modes */
+	struct bench_samples samples[MODE_COUNT];
+	bool ran[MODE_COUNT];
+};
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: bench-recorder [--quick] [--frames N] [--rounds N] [--no-pace] [--thread-cputime] "
+		"[--no-draw] [--pixels PNG] --fake hwcomposer.fake.so --recorder libhwc-record.so\n");
+	exit(2);
+}
+
+static unsigned parse_count(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (*end || v < 1 || v > 1000000) {
+		usage();
+	}
+	return (unsigned)v;
+}
+
+static enum bench_mode mode_of(const char *name)
+{
+	for (int m = 0; m < MODE_COUNT; m++) {
+		if (strcmp(name, bench_mode_names[m]) == 0) {
+			return (enum bench_mode)m;
+		}
+	}
+	usage();
+	return MODE_COUNT;
+}
+
+static void parse(int argc, char **argv, struct options *o)
+{
+	unsigned frames = 0, rounds = 0;
+
+	*o = (struct options){ .paced = true };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+		if (strcmp(a, "--quick") == 0) {
+			o->quick = true;
+		} else if (strcmp(a, "--no-pace") == 0) {
+			o->paced = false;
+		} else if (strcmp(a, "--thread-cputime") == 0) {
+			o->cputime = true;
+		} else if (strcmp(a, "--no-draw") == 0) {
+			o->no_draw = true;
+		} else if (!v) {
+			usage();
+		} else if (strcmp(a, "--frames") == 0) {
+			frames = parse_count(argv[++i]);
+		} else if (strcmp(a, "--rounds") == 0) {
+			rounds = parse_count(argv[++i]);
+		} else if (strcmp(a, "--warmup") == 0) {
+			o->warmup = parse_count(argv[++i]);
+		} else if (strcmp(a, "--pixels") == 0) {
+			o->pixels = argv[++i];
+		} else if (strcmp(a, "--fake") == 0) {
+			o->fake = argv[++i];
+		} else if (strcmp(a, "--recorder") == 0) {
+			o->recorder = argv[++i];
+		} else if (strcmp(a, "--child") == 0) {
+			o->child = argv[++i];
+		} else if (strcmp(a, "--samples") == 0) {
+			o->samples = argv[++i];
+		} else {
+			usage();
+		}
+	}
+	if (!o->fake || !o->recorder || (o->child && !o->samples)) {
+		usage();
+	}
+	o->frames = frames ? frames : o->quick ? 30 : 600;
+	o->rounds = rounds ? rounds : o->quick ? 1 : 3;
+	o->warmup = o->warmup ? o->warmup : o->quick ? 5 : 30;
+}
+
+/* ------------------------------------------------------------ a child */
+
+static int child_main(const struct options *o)
+{
+	enum bench_mode m = mode_of(o->child);
+	struct bench_samples s = { 0 };
+	struct bench_client_options c = {
+		.module = m == MODE_DIRECT ? o->fake : o->recorder,
+		.pixels = o->pixels,
+		.warmup = o->warmup,
+		.frames = o->frames,
+		.paced = o->paced,
+		.no_draw = o->no_draw,
+	};
+	int ret;
+
+	if (o->cputime) {
+		bench_call_clock_cpu();
+	}
+	if (m == MODE_TP_ENABLED && !bench_tp_enabled()) {
+		return EXIT_NOT_ENABLED;
+	}
+	if (m == MODE_TP_DISABLED || m == MODE_TP_ENABLED) {
+		ret = bench_tp_run(o->warmup, o->frames, BENCH_CALLS_PER_FRAME, o->paced, &s);
+	} else {
+		ret = bench_client_run(&c, &s);
+	}
+	if (ret == 0) {
+		ret = bench_samples_save(&s, o->samples);
+	}
+	bench_samples_finish(&s);
+	if (ret < 0) {
+		fprintf(stderr, "bench-recorder: %s: %s\n", o->child, strerror(-ret));
+		return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ the parent */
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "bench-recorder: %s: %s\n", what, strerror(err));
+	exit(1);
+}
+
+/* Runs one mode's child and pools its samples. */
+static void run_mode(struct run *r, enum bench_mode m)
+{
+	char samples[300], warmup[16], frames[16];
+	char *argv[20];
+	struct bench_env env[6];
+	bool enabled = m == MODE_TP_ENABLED;
+	size_t n = 0, e = 0;
+	int ret;
+
+	snprintf(samples, sizeof(samples), "%s/%s.samples", enabled ? r->lttng.home : r->tmp, bench_mode_names[m]);
+	snprintf(warmup, sizeof(warmup), "%u", r->o.warmup);
+	snprintf(frames, sizeof(frames), "%u", r->o.frames);
+	argv[n++] = r->self;
+	argv[n++] = "--child";
+	argv[n++] = (char *)bench_mode_names[m];
+	argv[n++] = "--samples";
+	argv[n++] = samples;
+	argv[n++] = "--warmup";
+	argv[n++] = warmup;
+	argv[n++] = "--frames";
+	argv[n++] = frames;
+	argv[n++] = "--fake";
+	argv[n++] = (char *)r->o.fake;
+	argv[n++] = "--recorder";
+	argv[n++] = (char *)r->o.recorder;
+	if (r->o.pixels) {
+		argv[n++] = "--pixels";
+		argv[n++] = (char *)r->o.pixels;
+	}
+	if (!r->o.paced) {
+		argv[n++] = "--no-pace";
+	}
+	if (r->o.cputime) {
+		argv[n++] = "--thread-cputime";
+	}
+	if (r->o.no_draw) {
+		argv[n++] = "--no-draw";
+	}
+	argv[n] = NULL;
+
+	env[e++] = (struct bench_env){ "HWCT_REAL_MODULE", r->o.fake };
+	env[e++] = (struct bench_env){ "HWCT_OUTPUT", r->out[m] };
+	env[e++] = (struct bench_env){ "HWCT_PIXELS", m == MODE_PIXELS_ON ? "1" : "0" };
+	if (enabled) {
+		env[e++] = (struct bench_env){ "LTTNG_HOME", r->lttng.home };
+		env[e++] = (struct bench_env){ "LTTNG_UST_REGISTER_TIMEOUT", "10000" };
+	} else {
+		/* no session daemon there: nothing is enabled, nothing to wait for */
+		static char none[300];
+
+		snprintf(none, sizeof(none), "%s/no-lttng", r->tmp);
+		env[e++] = (struct bench_env){ "LTTNG_HOME", none };
+		env[e++] = (struct bench_env){ "LTTNG_UST_REGISTER_TIMEOUT", "0" };
+	}
+	ret = bench_spawn(argv, env, e, enabled && r->lttng.as_nobody, NULL);
+	if (enabled && ret == EXIT_NOT_ENABLED) {
+		r->lttng_ok = false;
+		snprintf(r->lttng_why, sizeof(r->lttng_why), "the tracepoint was not enabled in the child");
+		return;
+	}
+	if (ret != 0) {
+		fprintf(stderr, "bench-recorder: the %s run failed (%d)\n", bench_mode_names[m], ret);
+		exit(1);
+	}
+	ret = bench_samples_load(&r->samples[m], samples);
+	if (ret < 0) {
+		die(samples, -ret);
+	}
+	unlink(samples);
+	r->ran[m] = true;
+}
+
+static void make_dirs(struct run *r)
+{
+	const char *base = getenv("TMPDIR");
+	char path[300];
+	ssize_t len;
+
+	len = readlink("/proc/self/exe", r->self, sizeof(r->self) - 1);
+	if (len <= 0) {
+		die("/proc/self/exe", errno);
+	}
+	r->self[len] = '\0';
+	snprintf(r->tmp, sizeof(r->tmp), "%s/hwct-bench-recorder-XXXXXX", base && *base ? base : "/tmp");
+	if (!mkdtemp(r->tmp) || chmod(r->tmp, 0755) < 0) {
+		die("a temporary directory", errno);
+	}
+	for (int m = MODE_PIXELS_OFF; m <= MODE_PIXELS_ON; m++) {
+		snprintf(r->out[m], sizeof(r->out[m]), "%s/out-%s", r->tmp, bench_mode_names[m]);
+		if (mkdir(r->out[m], 0755) < 0) {
+			die(r->out[m], errno);
+		}
+	}
+	snprintf(path, sizeof(path), "%s/no-lttng", r->tmp);
+	if (mkdir(path, 0755) < 0) {
+		die(path, errno);
+	}
+}
+
+static void remove_dirs(struct run *r)
+{
+	char *rm[] = { "rm", "-rf", r->tmp, NULL };
+
+	bench_spawn(rm, NULL, 0, false, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct run r = { 0 };
+	struct bench_pixels px;
+
+	parse(argc, argv, &r.o);
+	if (r.o.child) {
+		return child_main(&r.o);
+	}
+	make_dirs(&r);
+	printf("bench-recorder: %u calls per frame, each timed alone (%s), %s; per mode %u round%s "
+		"of %u frames after %u warm-up frames, modes in turn%s\n", BENCH_CALLS_PER_FRAME,
+		r.o.cputime ? "CLOCK_THREAD_CPUTIME_ID: the caller's CPU time, a diagnostic" : "CLOCK_MONOTONIC",
+		r.o.paced ? "60 frames/s" : "frames back to back", r.o.rounds, r.o.rounds == 1 ? "" : "s",
+		r.o.frames, r.o.warmup, r.o.quick ? "; quick run: a smoke test, not a measurement" : "");
+	if (bench_pixels_load(&px, r.o.pixels, 0) < 0) {
+		die("pixels", ENOMEM);
+	}
+	if (bench_tp_built()) {
+		r.lttng_ok = bench_lttng_start(&r.lttng, r.tmp, r.lttng_why, sizeof(r.lttng_why)) == 0;
+	}
+	for (unsigned round = 0; round < r.o.rounds; round++) {
+		for (int m = 0; m < MODE_COUNT; m++) {
+			bool tp = m == MODE_TP_DISABLED || m == MODE_TP_ENABLED;
+
+			if ((tp && !bench_tp_built()) || (m == MODE_TP_ENABLED && !r.lttng_ok)) {
+				continue;
+			}
+			run_mode(&r, (enum bench_mode)m);
+		}
+	}
+	if (bench_tp_built()) {
+		bench_lttng_stop(&r.lttng);
+	}
+	bench_report_print(&(struct bench_results){
+		.samples = r.samples,
+		.ran = r.ran,
+		.tp_why = r.lttng_why,
+		.frames = r.o.frames * r.o.rounds,
+		.pixels_source = px.source,
+		.out_pixels_off = r.out[MODE_PIXELS_OFF],
+		.out_pixels_on = r.out[MODE_PIXELS_ON],
+	});
+	bench_pixels_finish(&px);
+	for (int m = 0; m < MODE_COUNT; m++) {
+		bench_samples_finish(&r.samples[m]);
+	}
+	remove_dirs(&r);
+	return 0;
+}

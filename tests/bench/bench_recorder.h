@@ -1,0 +1,193 @@
+/*
+ * The recorder benchmark's parts (bench_recorder.c): the HWC2 client that
+ * times each call (bench_recorder_client.c), the empty-tracepoint baseline
+ * (bench_recorder_tp.c, LTTng builds only), a private LTTng session daemon
+ * (bench_recorder_lttng.c), child processes (bench_recorder_spawn.c), the
+ * statistics (bench_recorder_stats.c), what a recorded trace held
+ * (bench_recorder_trace.c) and the report (bench_recorder_report.c).
+ */
+#ifndef HWCT_BENCH_RECORDER_H
+#define HWCT_BENCH_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Pseudo function ids of the baseline's samples, beside HWC2_FUNCTION_*. */
+#define BENCH_FN_TRACEPOINT 1000	/* the empty tracepoint */
+#define BENCH_FN_FLOOR 1001		/* nothing between the two clock reads */
+
+#define BENCH_FRAME_NS 16666667u	/* frame pacing, 60 Hz */
+#define BENCH_CALLS_PER_FRAME 31	/* of the client's frame (bench_recorder_client.c) */
+
+/* What a child process measures. */
+enum bench_mode {
+	MODE_DIRECT,		/* the fake module called directly */
+	MODE_PIXELS_OFF,	/* through libhwc-record.so, HWCT_PIXELS=0 */
+	MODE_PIXELS_ON,		/* through libhwc-record.so, HWCT_PIXELS=1 */
+	MODE_TP_DISABLED,	/* the empty tracepoint, no session */
+	MODE_TP_ENABLED,	/* the empty tracepoint, enabled in a session */
+	MODE_COUNT,
+};
+
+/* Their names, as --child takes them (bench_recorder_report.c). */
+extern const char *const bench_mode_names[MODE_COUNT];
+
+/* One timed call. */
+struct bench_sample {
+	int32_t function;		/* HWC2_FUNCTION_* or BENCH_FN_* */
+	uint32_t ns;			/* CLOCK_MONOTONIC after - before the call */
+};
+
+/* A growing array of samples (bench_recorder_stats.c). */
+struct bench_samples {
+	struct bench_sample *v;		/* owned */
+	size_t n, cap;
+};
+
+/* Appends one sample. Returns 0 or -ENOMEM. */
+int bench_samples_add(struct bench_samples *s, int32_t function, uint64_t ns);
+
+/* Frees what s holds. */
+void bench_samples_finish(struct bench_samples *s);
+
+/* Writes s to path (raw structs). Returns 0 or -errno. */
+int bench_samples_save(const struct bench_samples *s, const char *path);
+
+/* Appends the samples stored at path. Returns 0 or -errno. */
+int bench_samples_load(struct bench_samples *s, const char *path);
+
+/* Mean and 99th percentile of the samples of one function, or of all (function -1). */
+struct bench_stat {
+	size_t n;
+	double mean;			/* ns */
+	double p50, p99;		/* ns, nearest rank */
+};
+
+/* Statistics of the samples of s with that function (-1: every sample). */
+struct bench_stat bench_stat_of(const struct bench_samples *s, int32_t function);
+
+/* CLOCK_MONOTONIC in ns (pacing). */
+uint64_t bench_ns(void);
+
+/*
+ * The clock calls are timed with: CLOCK_MONOTONIC, or with
+ * bench_call_clock_cpu() the calling thread's CPU time (a diagnostic that
+ * leaves out waits and preemption). In ns.
+ */
+uint64_t bench_call_ns(void);
+void bench_call_clock_cpu(void);
+
+/* Sleeps until *next (CLOCK_MONOTONIC ns, 0: now) and moves it one frame on. */
+void bench_pace(uint64_t *next);
+
+/* --------------------------------------------------------- the client */
+
+struct bench_client_options {
+	const char *module;		/* the HWC2 module to dlopen: the fake, or the recorder */
+	const char *pixels;		/* PNG of the full-screen layer, NULL: a synthetic pattern */
+	unsigned warmup, frames;	/* frames not timed, then frames timed */
+	bool paced;			/* one frame per BENCH_FRAME_NS */
+	bool no_draw;			/* keep the first content (profiling the calls alone) */
+};
+
+/*
+ * Opens the module's composer device and drives it for warmup + frames
+ * frames of two layers (bench_recorder_client.c), appending the measured
+ * frames' calls to out. Prints what went wrong to stderr. Returns 0 or
+ * -errno.
+ */
+int bench_client_run(const struct bench_client_options *o, struct bench_samples *out);
+
+/* ------------------------------------------------- the tracepoint baseline */
+
+/* Whether the empty tracepoint is built in (LTTng-UST found). */
+bool bench_tp_built(void);
+
+/* Whether hwct_bench:empty is enabled in some session (false without LTTng). */
+bool bench_tp_enabled(void);
+
+/*
+ * Per frame, times per_frame calls of the empty tracepoint
+ * (BENCH_FN_TRACEPOINT) and per_frame empty timings (BENCH_FN_FLOOR), the
+ * way the client times its calls; the first warmup frames are not kept.
+ * Returns 0, -ENOTSUP without LTTng, or -ENOMEM.
+ */
+int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced,
+	struct bench_samples *out);
+
+/* ------------------------------------------------------------ the report */
+
+/* Everything the report prints from; borrowed. */
+struct bench_results {
+	const struct bench_samples *samples;	/* [MODE_COUNT], pooled over rounds */
+	const bool *ran;			/* [MODE_COUNT]: the mode has samples */
+	const char *tp_why;			/* why the enabled tracepoint did not run */
+	unsigned frames;			/* measured frames per mode */
+	const char *pixels_source;
+	const char *out_pixels_off, *out_pixels_on;	/* directories of the traces */
+};
+
+/* Prints the results on stdout (bench_recorder_report.c). */
+void bench_report_print(const struct bench_results *r);
+
+/* ------------------------------------------------------------ processes */
+
+/* An environment variable for a child: value NULL unsets name. */
+struct bench_env {
+	const char *name, *value;
+};
+
+/*
+ * Runs argv (argv[0] a path or a name in PATH) with env applied on top of
+ * ours, as user nobody when as_nobody, its stdout and stderr appended to
+ * out_path (NULL: ours). Returns its exit status, or -ENOENT when it could
+ * not be run, -EINTR when it died of a signal, -errno.
+ */
+int bench_spawn(char *const argv[], const struct bench_env *env, size_t env_count, bool as_nobody,
+	const char *out_path);
+
+/* ------------------------------------------------ the LTTng session daemon */
+
+struct bench_lttng {
+	char home[256];			/* LTTNG_HOME of the daemon and of the children */
+	bool as_nobody;			/* root: the daemon and its children run as nobody */
+	bool daemon_started;
+	bool session_created;
+};
+
+/*
+ * Starts a private lttng-sessiond under l->home (a new directory in tmp_dir)
+ * with a started session enabling hwct_bench:*, as tests/recorder/test_lttng.sh
+ * does. Returns 0, or -errno with why (size bytes) saying what failed; then
+ * bench_lttng_stop still cleans up.
+ */
+int bench_lttng_start(struct bench_lttng *l, const char *tmp_dir, char *why, size_t size);
+
+/* Destroys the session and stops the daemon it started. */
+void bench_lttng_stop(struct bench_lttng *l);
+
+/* ------------------------------------------------------- recorded traces */
+
+#define BENCH_TRACE_LAYERS 4
+
+/* What the recorder wrote, summed over traces. */
+struct bench_trace_summary {
+	unsigned traces;
+	uint64_t calls, frames, bytes;
+	struct {
+		uint64_t id;		/* layer id, 0 unused slot */
+		uint64_t buffers;	/* SET_LAYER_BUFFER calls */
+		uint64_t status[6];	/* by LayerBufferArgs.capture (0 ok .. 5 synthetic) */
+	} layers[BENCH_TRACE_LAYERS];	/* in order of first appearance */
+	uint64_t frames_late, blobs_dropped, records_dropped;	/* last CaptureStats of each */
+};
+
+/* Adds every hwctrace-*.zst in dir to sum. Returns 0 or -errno (message on stderr). */
+int bench_trace_summarize(const char *dir, struct bench_trace_summary *sum);
+
+/* Prints sum as "  trace: ..." lines. */
+void bench_trace_print(FILE *f, const struct bench_trace_summary *sum, const char *const *layer_names);
+
+#endif

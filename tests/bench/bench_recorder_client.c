@@ -1,0 +1,456 @@
+/*
+ * The recorder benchmark's HWC2 client (bench_recorder.h): the calls
+ * SurfaceFlinger (through the HIDL passthrough composer) makes every frame,
+ * on two layers of the fake module's 1080x2400 display, each call timed
+ * alone with CLOCK_MONOTONIC:
+ *
+ *  - "screen": 1080x2400 RGBA8888, full screen, opaque, DEVICE; three
+ *    buffers in turn, drawn before each frame (untimed): the photo scrolled
+ *    by SCROLL_ROWS rows per frame with the frame number in its first pixel,
+ *    so no content repeats; damage is the whole layer; acquire fence a
+ *    signalled pipe;
+ *  - "bar": 1080x96, plane alpha 0.9 (the fake sends it to CLIENT, so
+ *    validate has changes every frame), one buffer, empty damage, no fence.
+ *
+ * Per layer: setLayerBuffer, setLayerSurfaceDamage, setLayerCompositionType,
+ * setLayerDisplayFrame, setLayerSourceCrop, setLayerPlaneAlpha,
+ * setLayerBlendMode, setLayerDataspace, setLayerTransform, setLayerZOrder,
+ * setLayerVisibleRegion; then validateDisplay, getChangedCompositionTypes
+ * and getDisplayRequests (count, then fill, as the composer HAL does),
+ * acceptDisplayChanges, presentDisplay, getReleaseFences (count, fill):
+ * 31 calls. No setClientTarget: the frame of the benchmark's brief has
+ * one captured full-screen layer. Buffers are memfds with the test
+ * allocator's handles (recorder/test_allocator.h), which the recorder's
+ * "hwct-test" buffer-info plug-in maps and captures.
+ */
+#define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <hardware/hwcomposer2.h>
+
+#include "bench.h"
+#include "bench_recorder.h"
+#include "fake_hwc2.h"
+#include "test_allocator.h"
+
+#define FOURCC_ABGR8888 0x34324241u	/* 'AB24': bytes R, G, B, A */
+#define SCREEN_BUFFERS 3
+#define BAR_HEIGHT 96
+#define SCROLL_ROWS 8
+#define MAX_LIST 4			/* list capacity of the count-then-fill calls */
+
+struct buffer {
+	int fd;
+	native_handle_t *handle;	/* owned, free() */
+	uint8_t *map;			/* stride * height bytes */
+	uint32_t width, height, stride;
+	size_t size;
+};
+
+struct layer {
+	hwc2_layer_t id;
+	hwc_rect_t frame;
+	float alpha;
+	uint32_t z;
+};
+
+struct functions {
+	HWC2_PFN_REGISTER_CALLBACK register_callback;
+	HWC2_PFN_SET_POWER_MODE set_power_mode;
+	HWC2_PFN_CREATE_LAYER create_layer;
+	HWC2_PFN_DESTROY_LAYER destroy_layer;
+	HWC2_PFN_SET_LAYER_BUFFER buffer;
+	HWC2_PFN_SET_LAYER_SURFACE_DAMAGE damage;
+	HWC2_PFN_SET_LAYER_COMPOSITION_TYPE composition;
+	HWC2_PFN_SET_LAYER_DISPLAY_FRAME display_frame;
+	HWC2_PFN_SET_LAYER_SOURCE_CROP source_crop;
+	HWC2_PFN_SET_LAYER_PLANE_ALPHA plane_alpha;
+	HWC2_PFN_SET_LAYER_BLEND_MODE blend_mode;
+	HWC2_PFN_SET_LAYER_DATASPACE dataspace;
+	HWC2_PFN_SET_LAYER_TRANSFORM transform;
+	HWC2_PFN_SET_LAYER_Z_ORDER z_order;
+	HWC2_PFN_SET_LAYER_VISIBLE_REGION visible_region;
+	HWC2_PFN_VALIDATE_DISPLAY validate;
+	HWC2_PFN_GET_CHANGED_COMPOSITION_TYPES changed;
+	HWC2_PFN_GET_DISPLAY_REQUESTS requests;
+	HWC2_PFN_ACCEPT_DISPLAY_CHANGES accept;
+	HWC2_PFN_PRESENT_DISPLAY present;
+	HWC2_PFN_GET_RELEASE_FENCES release;
+};
+
+struct client {
+	hwc2_device_t *dev;
+	struct functions fn;
+	struct buffer screen[SCREEN_BUFFERS], bar;
+	struct layer layers[2];		/* 0 screen, 1 bar */
+	struct bench_pixels px;
+	struct bench_samples *out;	/* NULL while warming up */
+	int err;			/* first failure, -errno */
+};
+
+static atomic_bool connected;
+
+/* ------------------------------------------------------------ callbacks */
+
+static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_t connection)
+{
+	(void)data;
+	if (display == FAKE_DISPLAY && connection == HWC2_CONNECTION_CONNECTED) {
+		atomic_store(&connected, true);
+	}
+}
+
+static void on_refresh(hwc2_callback_data_t data, hwc2_display_t display)
+{
+	(void)data;
+	(void)display;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+static void fail(struct client *c, int err, const char *what, int32_t hwc_error)
+{
+	if (c->err == 0) {
+		fprintf(stderr, "bench-recorder: %s failed (%d)\n", what, hwc_error);
+		c->err = err;
+	}
+}
+
+static void record(struct client *c, int32_t function, uint64_t ns)
+{
+	if (c->out && bench_samples_add(c->out, function, ns) < 0) {
+		fail(c, -ENOMEM, "keeping a sample", 0);
+	}
+}
+
+/* Times one call: `call` assigns the call's error to e. */
+#define TIMED(c, function, call) \
+	do { \
+		uint64_t t0_ = bench_call_ns(); \
+		call; \
+		record((c), HWC2_FUNCTION_##function, bench_call_ns() - t0_); \
+	} while (0)
+
+static void expect(struct client *c, int32_t e, const char *what)
+{
+	if (e != HWC2_ERROR_NONE) {
+		fail(c, -EIO, what, e);
+	}
+}
+
+/* A signalled acquire fence: a pipe's read end with a byte in it. */
+static int acquire_fence(struct client *c)
+{
+	int fds[2];
+
+	if (pipe(fds) < 0) {
+		fail(c, -errno, "pipe", 0);
+		return -1;
+	}
+	if (write(fds[1], "x", 1) != 1) {
+		fail(c, -EIO, "write to a pipe", 0);
+	}
+	close(fds[1]);
+	return fds[0];
+}
+
+static void layer_calls(struct client *c, struct layer *ly, struct buffer *b, hwc_region_t damage,
+	int32_t type, int fence)
+{
+	hwc_region_t visible = { 1, &ly->frame };
+	hwc_frect_t crop = { 0, 0, (float)b->width, (float)b->height };
+	hwc2_display_t d = FAKE_DISPLAY;
+	int32_t e;
+
+	TIMED(c, SET_LAYER_BUFFER, e = c->fn.buffer(c->dev, d, ly->id, b->handle, fence));
+	expect(c, e, "setLayerBuffer");
+	TIMED(c, SET_LAYER_SURFACE_DAMAGE, e = c->fn.damage(c->dev, d, ly->id, damage));
+	expect(c, e, "setLayerSurfaceDamage");
+	TIMED(c, SET_LAYER_COMPOSITION_TYPE, e = c->fn.composition(c->dev, d, ly->id, type));
+	expect(c, e, "setLayerCompositionType");
+	TIMED(c, SET_LAYER_DISPLAY_FRAME, e = c->fn.display_frame(c->dev, d, ly->id, ly->frame));
+	expect(c, e, "setLayerDisplayFrame");
+	TIMED(c, SET_LAYER_SOURCE_CROP, e = c->fn.source_crop(c->dev, d, ly->id, crop));
+	expect(c, e, "setLayerSourceCrop");
+	TIMED(c, SET_LAYER_PLANE_ALPHA, e = c->fn.plane_alpha(c->dev, d, ly->id, ly->alpha));
+	expect(c, e, "setLayerPlaneAlpha");
+	TIMED(c, SET_LAYER_BLEND_MODE, e = c->fn.blend_mode(c->dev, d, ly->id,
+		HWC2_BLEND_MODE_PREMULTIPLIED));
+	expect(c, e, "setLayerBlendMode");
+	TIMED(c, SET_LAYER_DATASPACE, e = c->fn.dataspace(c->dev, d, ly->id, HAL_DATASPACE_V0_SRGB));
+	expect(c, e, "setLayerDataspace");
+	TIMED(c, SET_LAYER_TRANSFORM, e = c->fn.transform(c->dev, d, ly->id, 0));
+	expect(c, e, "setLayerTransform");
+	TIMED(c, SET_LAYER_Z_ORDER, e = c->fn.z_order(c->dev, d, ly->id, ly->z));
+	expect(c, e, "setLayerZOrder");
+	TIMED(c, SET_LAYER_VISIBLE_REGION, e = c->fn.visible_region(c->dev, d, ly->id, visible));
+	expect(c, e, "setLayerVisibleRegion");
+}
+
+static void display_calls(struct client *c)
+{
+	hwc2_display_t d = FAKE_DISPLAY;
+	hwc2_layer_t layers[MAX_LIST];
+	int32_t values[MAX_LIST], fences[MAX_LIST], dreq = 0, present = -1, e;
+	uint32_t types = 0, requests = 0, n;
+
+	TIMED(c, VALIDATE_DISPLAY, e = c->fn.validate(c->dev, d, &types, &requests));
+	if (e != HWC2_ERROR_NONE && e != HWC2_ERROR_HAS_CHANGES) {
+		fail(c, -EIO, "validateDisplay", e);
+	}
+	n = 0;
+	TIMED(c, GET_CHANGED_COMPOSITION_TYPES, e = c->fn.changed(c->dev, d, &n, NULL, NULL));
+	expect(c, e, "getChangedCompositionTypes");
+	n = n < MAX_LIST ? n : MAX_LIST;
+	TIMED(c, GET_CHANGED_COMPOSITION_TYPES, e = c->fn.changed(c->dev, d, &n, layers, values));
+	expect(c, e, "getChangedCompositionTypes");
+	n = 0;
+	TIMED(c, GET_DISPLAY_REQUESTS, e = c->fn.requests(c->dev, d, &dreq, &n, NULL, NULL));
+	expect(c, e, "getDisplayRequests");
+	n = n < MAX_LIST ? n : MAX_LIST;
+	TIMED(c, GET_DISPLAY_REQUESTS, e = c->fn.requests(c->dev, d, &dreq, &n, layers, values));
+	expect(c, e, "getDisplayRequests");
+	if (types) {
+		TIMED(c, ACCEPT_DISPLAY_CHANGES, e = c->fn.accept(c->dev, d));
+		expect(c, e, "acceptDisplayChanges");
+	}
+	TIMED(c, PRESENT_DISPLAY, e = c->fn.present(c->dev, d, &present));
+	expect(c, e, "presentDisplay");
+	if (present >= 0) {
+		close(present);
+	}
+	n = 0;
+	TIMED(c, GET_RELEASE_FENCES, e = c->fn.release(c->dev, d, &n, NULL, NULL));
+	expect(c, e, "getReleaseFences");
+	n = n < MAX_LIST ? n : MAX_LIST;
+	TIMED(c, GET_RELEASE_FENCES, e = c->fn.release(c->dev, d, &n, layers, fences));
+	expect(c, e, "getReleaseFences");
+	for (uint32_t i = 0; e == HWC2_ERROR_NONE && i < n; i++) {
+		if (fences[i] >= 0) {
+			close(fences[i]);
+		}
+	}
+}
+
+/* -------------------------------------------------------------- buffers */
+
+static int buffer_create(struct buffer *b, uint32_t width, uint32_t height)
+{
+	*b = (struct buffer){ .fd = -1, .width = width, .height = height, .stride = width * 4 };
+	b->size = (size_t)b->stride * height;
+	b->fd = memfd_create("hwct-bench-buffer", MFD_CLOEXEC);
+	if (b->fd < 0 || ftruncate(b->fd, (off_t)b->size) < 0) {
+		return -errno;
+	}
+	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
+	if (b->map == MAP_FAILED) {
+		b->map = NULL;
+		return -errno;
+	}
+	b->handle = hwct_test_alloc_handle(b->fd, width, height, FOURCC_ABGR8888, b->stride, 0, 0);
+	return b->handle ? 0 : -ENOMEM;
+}
+
+static void buffer_destroy(struct buffer *b)
+{
+	if (b->map) {
+		munmap(b->map, b->size);
+	}
+	if (b->fd >= 0) {
+		close(b->fd);
+	}
+	free(b->handle);
+}
+
+/* Rows of the pixels from row `first` on (wrapping), cut or padded to the buffer. */
+static void draw(struct buffer *b, const struct bench_pixels *px, uint32_t first)
+{
+	size_t row = (size_t)px->width * 4 < b->stride ? (size_t)px->width * 4 : b->stride;
+
+	for (uint32_t y = 0; y < b->height; y++) {
+		uint8_t *dst = b->map + (size_t)y * b->stride;
+
+		memcpy(dst, px->data + (size_t)((first + y) % px->height) * px->width * 4, row);
+		memset(dst + row, 0, b->stride - row);
+	}
+}
+
+static void draw_screen(struct client *c, struct buffer *b, uint32_t frame)
+{
+	draw(b, &c->px, frame * SCROLL_ROWS);
+	memcpy(b->map, &frame, sizeof(frame));	/* the frame number in the first pixel */
+}
+
+/* ---------------------------------------------------------------- frames */
+
+static void frame(struct client *c, uint32_t f, bool draw)
+{
+	struct buffer *s = &c->screen[f % SCREEN_BUFFERS];
+	hwc_rect_t full = { 0, 0, (int)s->width, (int)s->height }, none = { 0, 0, 0, 0 };
+	int fence;
+
+	if (draw || f < SCREEN_BUFFERS) {
+		draw_screen(c, s, f);
+	}
+	fence = acquire_fence(c);
+	layer_calls(c, &c->layers[0], s, (hwc_region_t){ 1, &full }, HWC2_COMPOSITION_DEVICE, fence);
+	if (fence >= 0) {
+		close(fence);	/* ours: the device dup'd what it keeps */
+	}
+	layer_calls(c, &c->layers[1], &c->bar, (hwc_region_t){ 1, &none }, HWC2_COMPOSITION_DEVICE, -1);
+	display_calls(c);
+}
+
+/* The device's functions: all or none. */
+static int load_functions(hwc2_device_t *dev, struct functions *fn)
+{
+	static const struct {
+		int32_t descriptor;
+		size_t offset;
+	} table[] = {
+#define F(d, field) { HWC2_FUNCTION_##d, offsetof(struct functions, field) }
+		F(REGISTER_CALLBACK, register_callback),
+		F(SET_POWER_MODE, set_power_mode),
+		F(CREATE_LAYER, create_layer),
+		F(DESTROY_LAYER, destroy_layer),
+		F(SET_LAYER_BUFFER, buffer),
+		F(SET_LAYER_SURFACE_DAMAGE, damage),
+		F(SET_LAYER_COMPOSITION_TYPE, composition),
+		F(SET_LAYER_DISPLAY_FRAME, display_frame),
+		F(SET_LAYER_SOURCE_CROP, source_crop),
+		F(SET_LAYER_PLANE_ALPHA, plane_alpha),
+		F(SET_LAYER_BLEND_MODE, blend_mode),
+		F(SET_LAYER_DATASPACE, dataspace),
+		F(SET_LAYER_TRANSFORM, transform),
+		F(SET_LAYER_Z_ORDER, z_order),
+		F(SET_LAYER_VISIBLE_REGION, visible_region),
+		F(VALIDATE_DISPLAY, validate),
+		F(GET_CHANGED_COMPOSITION_TYPES, changed),
+		F(GET_DISPLAY_REQUESTS, requests),
+		F(ACCEPT_DISPLAY_CHANGES, accept),
+		F(PRESENT_DISPLAY, present),
+		F(GET_RELEASE_FENCES, release),
+#undef F
+	};
+
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		hwc2_function_pointer_t f = dev->getFunction(dev, table[i].descriptor);
+
+		if (!f) {
+			fprintf(stderr, "bench-recorder: the module lacks function %d\n", table[i].descriptor);
+			return -ENOTSUP;
+		}
+		memcpy((char *)fn + table[i].offset, &f, sizeof(f));
+	}
+	return 0;
+}
+
+static int open_device(const char *module, hwc2_device_t **dev)
+{
+	/* what libhardware's hw_get_module does */
+	void *handle = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+	const struct hw_module_t *hmi = handle ? dlsym(handle, HAL_MODULE_INFO_SYM_AS_STR) : NULL;
+
+	if (!hmi || hmi->tag != HARDWARE_MODULE_TAG || strcmp(hmi->id, HWC_HARDWARE_MODULE_ID) != 0) {
+		fprintf(stderr, "bench-recorder: %s: not an hwcomposer module (%s)\n", module, dlerror());
+		return -ENOENT;
+	}
+	if (hwc2_open(hmi, dev) != 0) {
+		fprintf(stderr, "bench-recorder: %s: cannot open the composer device\n", module);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Callbacks, power, layers and buffers: everything before the first frame. */
+static int set_up(struct client *c, const char *pixels)
+{
+	int32_t e;
+	int ret;
+
+	e = c->fn.register_callback(c->dev, HWC2_CALLBACK_HOTPLUG, c, (hwc2_function_pointer_t)on_hotplug);
+	expect(c, e, "registerCallback");
+	e = c->fn.register_callback(c->dev, HWC2_CALLBACK_REFRESH, c, (hwc2_function_pointer_t)on_refresh);
+	expect(c, e, "registerCallback");
+	if (!atomic_load(&connected)) {
+		fprintf(stderr, "bench-recorder: no hotplug for the display\n");
+		return -EIO;
+	}
+	e = c->fn.set_power_mode(c->dev, FAKE_DISPLAY, HWC2_POWER_MODE_ON);
+	expect(c, e, "setPowerMode");
+	for (int i = 0; i < 2; i++) {
+		e = c->fn.create_layer(c->dev, FAKE_DISPLAY, &c->layers[i].id);
+		expect(c, e, "createLayer");
+	}
+	c->layers[0] = (struct layer){ c->layers[0].id, { 0, 0, FAKE_WIDTH, FAKE_HEIGHT }, 1.0f, 0 };
+	c->layers[1] = (struct layer){ c->layers[1].id, { 0, 0, FAKE_WIDTH, BAR_HEIGHT }, 0.9f, 1 };
+	ret = bench_pixels_load(&c->px, pixels, 0);
+	for (int k = 0; ret == 0 && k < SCREEN_BUFFERS; k++) {
+		ret = buffer_create(&c->screen[k], FAKE_WIDTH, FAKE_HEIGHT);
+	}
+	if (ret == 0) {
+		ret = buffer_create(&c->bar, FAKE_WIDTH, BAR_HEIGHT);
+	}
+	if (ret < 0) {
+		fprintf(stderr, "bench-recorder: buffers: %s\n", strerror(-ret));
+		return ret;
+	}
+	draw(&c->bar, &c->px, 0);
+	return c->err;
+}
+
+static void tear_down(struct client *c)
+{
+	for (int i = 0; i < 2; i++) {
+		if (c->layers[i].id) {
+			c->fn.destroy_layer(c->dev, FAKE_DISPLAY, c->layers[i].id);
+		}
+	}
+	c->fn.set_power_mode(c->dev, FAKE_DISPLAY, HWC2_POWER_MODE_OFF);
+	if (hwc2_close(c->dev) != 0) {
+		fail(c, -EIO, "close", 0);
+	}
+	for (int k = 0; k < SCREEN_BUFFERS; k++) {
+		buffer_destroy(&c->screen[k]);
+	}
+	buffer_destroy(&c->bar);
+	bench_pixels_finish(&c->px);
+}
+
+int bench_client_run(const struct bench_client_options *o, struct bench_samples *out)
+{
+	struct client c = { 0 };
+	uint64_t next = 0;
+	int ret;
+
+	for (int k = 0; k < SCREEN_BUFFERS; k++) {
+		c.screen[k].fd = -1;
+	}
+	c.bar.fd = -1;
+	ret = open_device(o->module, &c.dev);
+	if (ret < 0) {
+		return ret;
+	}
+	ret = load_functions(c.dev, &c.fn);
+	if (ret < 0) {
+		hwc2_close(c.dev);
+		return ret;
+	}
+	ret = set_up(&c, o->pixels);
+	for (uint32_t f = 0; ret == 0 && c.err == 0 && f < o->warmup + o->frames; f++) {
+		if (o->paced) {
+			bench_pace(&next);
+		}
+		c.out = f < o->warmup ? NULL : out;
+		frame(&c, f, !o->no_draw);
+	}
+	tear_down(&c);
+	return ret < 0 ? ret : c.err;
+}
