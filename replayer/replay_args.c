@@ -102,7 +102,7 @@ static void print_version(FILE *f)
 	for (size_t i = 0; replay_target_impl_at(i); i++) {
 		const struct replay_target_impl *impl = replay_target_impl_at(i);
 
-		if (impl->open) {
+		if (impl->open || impl->kind == REPLAY_TARGET_VM) {	/* vm: replay_vm.c, no open function */
 			fprintf(f, " %s", impl->name);
 		}
 	}

@@ -3,7 +3,8 @@
  * (backend_kms.h). The planner tests with TEST_ONLY commits, client layers
  * are composed by the chosen compositor (pixman when --no-pixels asked for
  * none: a device shows every frame), frames are read back through the
- * writeback connector when the driver has one.
+ * writeback connector when the driver has one and pixels are wanted
+ * (--no-pixels replays without readback or checksums).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		.planner = cfg->planner,
 		.planner_opts = &opts,
 		.compositor = cfg->compositor,
-		.readback = true,
+		.readback = cfg->compositor != NULL,	/* --no-pixels: no checksum wanted, no readback */
 		.reuse_plans = true,
 	};
 	uint32_t w, h;
@@ -42,8 +43,8 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		t->finish = kms_finish;
 		ko.compositor = t->priv;
 	}
-	if (opts.budget_ns == 0) {
-		opts.budget_ns = KMS_SEARCH_BUDGET_NS;
+	if (opts.budget_ns == 0 || opts.budget_ns == PLANNER_DEFAULT_BUDGET_NS) {
+		opts.budget_ns = KMS_SEARCH_BUDGET_NS;	/* no option sets it: the default is replaced */
 	}
 	t->backend = backend_kms_create(&ko, err);
 	if (!t->backend) {

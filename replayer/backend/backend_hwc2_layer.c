@@ -151,17 +151,18 @@ static int32_t send_region(struct hwc2_backend *h, struct hwc2_layer *l,
 
 /*
  * The visible region: the recorded one while the display frame is the
- * recorded one (no mode mapping), else the frame clipped to the display.
+ * recorded one (no mode mapping; none when the recording set none), else
+ * the frame clipped to the display. Returns false when there is none to send.
  */
-static void visible_region(const struct scene *scene, const struct scene_layer *s, struct hwct_rect *clip,
+static bool visible_region(const struct scene *scene, const struct scene_layer *s, struct hwct_rect *clip,
 	const struct hwct_rect **rects, size_t *count)
 {
 	const struct hwct_layer *rec = s->recorded;
 
-	if (rec && rec->visible_region.count && rect_equal(rec->display_frame, s->frame)) {
+	if (rec && rect_equal(rec->display_frame, s->frame)) {
 		*rects = rec->visible_region.rects;
 		*count = rec->visible_region.count;
-		return;
+		return *count > 0;
 	}
 	*clip = s->frame;
 	clip->left = clip->left < 0 ? 0 : clip->left;
@@ -170,6 +171,7 @@ static void visible_region(const struct scene *scene, const struct scene_layer *
 	clip->bottom = clip->bottom > (int32_t)scene->height ? (int32_t)scene->height : clip->bottom;
 	*rects = clip;
 	*count = 1;
+	return true;
 }
 
 /* Sends what changed of the geometry and blending of l. */
@@ -212,9 +214,12 @@ static void send_properties(struct hwc2_backend *h, const struct scene *scene, c
 		hwc2_checked(h, m->fn.set_layer_plane_alpha(m->dev, m->display, l->id, s->alpha),
 			"setLayerPlaneAlpha", s->id);
 	}
-	visible_region(scene, s, &clip, &rects, &count);
+	if (!visible_region(scene, s, &clip, &rects, &count)) {
+		rects = NULL;
+		count = 0;
+	}
 	vh = hwct_hash_compute(rects, count * sizeof(*rects));
-	if (!l->sent_visible_any || !hwct_hash_equal(&vh, &l->sent_visible)) {
+	if (count && (!l->sent_visible_any || !hwct_hash_equal(&vh, &l->sent_visible))) {
 		hwc2_checked(h, send_region(h, l, m->fn.set_layer_visible_region, rects, count),
 			"setLayerVisibleRegion", s->id);
 		l->sent_visible = vh;

@@ -108,8 +108,8 @@ int backend_kms_reuse_plan(struct backend_kms_reuse *r, const struct scene *scen
 
 	*out = NULL;
 	r->same_frame = false;
-	if (!r->enabled || !same_scene(r, scene, &same_content)) {
-		return 0;
+	if (!r->enabled || !r->plan || r->plan->timed_out || !same_scene(r, scene, &same_content)) {
+		return 0;	/* a plan the budget cut short is planned again, not kept for the run */
 	}
 	plan = plan_copy(r->plan);
 	if (!plan) {

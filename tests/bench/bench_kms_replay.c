@@ -24,6 +24,11 @@
  * configuration, framebuffers imported once, then the wait for the present
  * fence), N frames after WARM_UP.
  *
+ * Each round replays twice: with --no-pixels (no composition, no writeback
+ * readback: what the bare commit does too; the goal line) and with pixels
+ * (every frame read back through writeback, compared with the bare frame
+ * plus the same readback).
+ *
  * Printed per planner (drmhwc, search), each the median of REPS rounds
  * (the replay, then the bare frames, so that the host's load (TCG) hits
  * both alike), against the baseline with the ratio and the goal:
@@ -72,6 +77,7 @@ static const char *const part_names[PART_COUNT] = { "plan", "compose", "commit c
 
 struct round {
 	double replay_ms, replay_work_ms;	/* per replayed frame: wall, and without the flip wait */
+	double plain_ms, plain_work_ms;		/* the same with --no-pixels: no composition, no readback */
 	double parts_ms[PART_COUNT];		/* per replayed frame */
 	double bare_ms, bare_commit_ms;		/* per bare frame: wall, and the commit call */
 	double bare_readback_ms;		/* per bare frame with the writeback readback: wall */
@@ -102,7 +108,8 @@ static int64_t int_at(struct json_object *o, const char *a, const char *b)
  * composition and commit up to the flip took beyond the median of the
  * other frames' is left out of the loop's time.
  */
-static int replay(const char *trace, const char *planner, uint64_t last, const char *results, struct loop_times *t)
+static int replay(const char *trace, const char *planner, uint64_t last, const char *results, bool pixels,
+	struct loop_times *t)
 {
 	struct replay_options o;
 	struct json_object *root, *frames;
@@ -124,6 +131,7 @@ static int replay(const char *trace, const char *planner, uint64_t last, const c
 	o.last = last;
 	o.quiet = true;
 	o.results = results;
+	o.no_pixels = !pixels;
 	ret = replay_run(&o);
 	if (ret != REPLAY_EXIT_OK) {
 		fprintf(stderr, "bench-kms-replay: the replay (%s, frames 0-%llu) exited %d\n", planner,
@@ -250,7 +258,12 @@ static int measure(const char *trace, const char *results, const char *planner, 
 {
 	struct loop_times l;
 
-	if (replay(trace, planner, frames - 1, results, &l) < 0) {
+	if (replay(trace, planner, frames - 1, results, false, &l) < 0) {
+		return -1;
+	}
+	rd->plain_ms = l.wall_ms / (double)frames;
+	rd->plain_work_ms = rd->plain_ms - l.parts_ms[PART_FLIP];
+	if (replay(trace, planner, frames - 1, results, true, &l) < 0) {
 		return -1;
 	}
 	memcpy(rd->parts_ms, l.parts_ms, sizeof(rd->parts_ms));
@@ -262,7 +275,8 @@ static int measure(const char *trace, const char *results, const char *planner, 
 static void report(const char *planner, struct round *rounds, unsigned reps)
 {
 	double replay_ms[REPS], work_ms[REPS], bare_ms[REPS], commit_ms[REPS], part_ms[REPS], readback_ms[REPS];
-	double rm, wm, bm, cm, rbm, rest;
+	double plain_ms[REPS], plain_work_ms[REPS];
+	double rm, wm, bm, cm, rbm, pm, pwm, rest;
 	char name[128];
 
 	for (unsigned i = 0; i < reps; i++) {
@@ -271,7 +285,11 @@ static void report(const char *planner, struct round *rounds, unsigned reps)
 		bare_ms[i] = rounds[i].bare_ms;
 		commit_ms[i] = rounds[i].bare_commit_ms;
 		readback_ms[i] = rounds[i].bare_readback_ms;
+		plain_ms[i] = rounds[i].plain_ms;
+		plain_work_ms[i] = rounds[i].plain_work_ms;
 	}
+	pm = bench_median(plain_ms, reps);
+	pwm = bench_median(plain_work_ms, reps);
 	rm = bench_median(replay_ms, reps);
 	wm = bench_median(work_ms, reps);
 	bm = bench_median(bare_ms, reps);
@@ -294,12 +312,18 @@ static void report(const char *planner, struct round *rounds, unsigned reps)
 	printf(" the rest (scene, imports, readback, results) %.3f ms\n", rest);
 	printf("kms-replay %s: bare frame with the writeback readback hwc-replay adds (vkms then composes "
 		"the frame in software) %.3f ms; replayed frame / that %.3f\n", planner, rbm, rm / rbm);
-	snprintf(name, sizeof(name), "kms-replay %s frame time (hwc-replay --device --timing fast, mean, wall)",
-		planner);
+	snprintf(name, sizeof(name), "kms-replay %s frame time (hwc-replay --device --timing fast --no-pixels: "
+		"no readback, as the bare commit; mean, wall)", planner);
+	bench_report(name, pm, bm, "ms", pm / bm, GOAL, false);
+	snprintf(name, sizeof(name), "kms-replay %s cost --no-pixels (replayed frame without the flip wait / bare "
+		"commit call)", planner);
+	bench_report(name, pwm, cm, "ms", pwm / cm, GOAL, false);
+	snprintf(name, sizeof(name), "kms-replay %s frame time with pixels (writeback readback each frame) / bare "
+		"frame with the same readback", planner);
+	bench_report(name, rm, rbm, "ms", rm / rbm, GOAL, false);
+	snprintf(name, sizeof(name), "kms-replay %s frame time with pixels / bare commit (readback included on "
+		"one side only)", planner);
 	bench_report(name, rm, bm, "ms", rm / bm, GOAL, false);
-	snprintf(name, sizeof(name), "kms-replay %s cost (replayed frame without the flip wait / bare commit call)",
-		planner);
-	bench_report(name, wm, cm, "ms", wm / cm, GOAL, false);
 }
 
 static int usage(void)

@@ -155,6 +155,50 @@ def summary(boot, cases):
                   cmp["first_difference_frame"], cmp["first_difference"]))
 
 
+def hwc2_checks(overlays, no_overlays, home, video, kms_gen):
+    """--hwc2 hwcomposer.kms.so: the same pictures as --device on the same driver (both are
+    writeback checksums of the same compositor's output), other plans without overlays, and
+    a recording through libhwc-record.so equal to the trace it replayed."""
+    for name, kms in (("hwc2-home", home), ("hwc2-video", video), ("hwc2-gen", kms_gen)):
+        r = get("overlays", overlays, name)
+        if r is None:
+            continue
+        replayed("overlays", name, r)
+        if kms is not None:
+            pixels = differing(kms, r, ("checksum",))
+            check(not pixels, "overlays: %s: checksums differ from --device's in frames %s" % (name, pixels[:10]))
+    on, off = overlays.get("hwc2-gen", {}).get("results"), get("no-overlays", no_overlays, "hwc2-gen")
+    if on is not None and off is not None:
+        replayed("no-overlays", "hwc2-gen", off)
+        plans = differing(on, off, ("plan",))
+        check(len(plans) == len(on["frames"]), "hwc2: overlays/no-overlays: only %d of %d plans differ" %
+              (len(plans), len(on["frames"])))
+        check(not differing(on, off, ("checksum",)), "hwc2: overlays/no-overlays: checksums differ")
+    rec = get("overlays", overlays, "hwc2-gen-recorded")
+    diff = overlays.get("hwc2-gen-recorded-diff")
+    if rec is not None and check(diff is not None and diff.get("results") is not None,
+                                 "overlays: hwc2-gen-recorded-diff: no hwc-trace diff output"):
+        cats = diff["results"]["summary"]["categories"]
+        check(diff["status"] in (0, 1), "overlays: hwc-trace diff exited %d: %s" % (diff["status"], diff["stderr"]))
+        for cat in ("geometry", "properties", "pixels"):
+            check(cats[cat] == 0, "overlays: the recording through libhwc-record.so differs from the trace in %s "
+                  "in %d frames: %s" % (cat, cats[cat], [e["message"] for e in diff["results"]["differences"]
+                                                         if e["category"] == cat][:2]))
+        # decisions: the recording holds the module's, which may differ from the trace's; each
+        # difference must be what the replay saw the module decide for that layer
+        plans = {f["frame"]: {p["layer"]: p["composition"] for p in f["plan"]} for f in rec["frames"]}
+        for e in diff["results"]["differences"]:
+            if e["category"] != "decisions":
+                continue
+            m = re.match(r"layer (\d+)/\d+ final (\w+) vs (\w+)", e["message"])
+            check(m is not None and plans.get(e["frame"], {}).get(int(m.group(1))) == m.group(3),
+                  "overlays: frame %d: recorded decision %r is not what the replay saw the module decide (%s)" %
+                  (e["frame"], e["message"], plans.get(e["frame"])))
+        check(diff["results"]["summary"]["compared"] == rec["trace"]["frames"],
+              "overlays: the recording has %d frames of %d" % (diff["results"]["summary"]["compared"],
+                                                              rec["trace"]["frames"]))
+
+
 def main():
     overlays, no_overlays = load(sys.argv[1]), load(sys.argv[2])
     summary("overlays", overlays)
@@ -198,6 +242,8 @@ def main():
         check(not pixels, "overlays/no-overlays: checksums differ in frames %s" % pixels[:10])
         check(gen_off["totals"]["mean_efficiency"] < 1,
               "no-overlays: kms-gen: efficiency %s, expected < 1" % gen_off["totals"]["mean_efficiency"])
+
+    hwc2_checks(overlays, no_overlays, home, video, gen_on)
 
     for f in failures:
         print("FAIL: " + f, file=sys.stderr)

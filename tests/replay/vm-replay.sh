@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # vm-replay.sh HWC_REPLAY REPLAY_GEN SOURCE_ROOT VM_RUN VM_CACHE UNAVAILABLE_STATUS
+#	HWC2_MODULE RECORDER HWC_TRACE
 #
 # The 'vm-replay' test: hwc-replay on the real vkms driver in the project's
 # VM (docs/vm-tests.md), in two boots, every replay of a boot in one guest
@@ -9,15 +10,19 @@
 #                of home, twice, the second time with --expect against the
 #                full replay; the device cases (target_cases) on a
 #                generated ARGB8888 trace (replay-gen) that vkms can put on
-#                planes; --expect with a missing device;
+#                planes; --expect with a missing device; the same through
+#                --hwc2 hwcomposer.kms.so (hwc2_cases), and a recording of
+#                it through libhwc-record.so;
 #   no-overlays  vkms with its primary and cursor planes only: the
-#                generated trace again, in full and frames 20-29.
+#                generated trace again, in full and frames 20-29, and
+#                through --hwc2.
 # vm-replay-check.py then asserts on what both boots printed: a writeback
 # checksum on every frame, identical runs, --expect's 0/1/125 agreeing with
 # the frames, plans that differ between the boots while the pixels do not,
 # ranged replays equal to the full ones.
 #
-# `vm-replay.sh guest overlays|no-overlays HWC_REPLAY GEN_TRACE SOURCE_ROOT`
+# `vm-replay.sh guest overlays|no-overlays HWC_REPLAY GEN_TRACE SOURCE_ROOT
+# HWC2_MODULE RECORDER HWC_TRACE`
 # is what runs in the guest; it prints each replay's status, results and
 # stderr (the guest hands back nothing else).
 set -euo pipefail
@@ -53,10 +58,37 @@ target_cases() {
 	run_case "$p-gen-20-29" "$gen" "$@" --timing fast --frames 20-29
 }
 
+# hwc2_cases: --hwc2 hwcomposer.kms.so on the same device (the module decides;
+# its writeback readback gives the checksums): the reference traces and the
+# generated one; the same again with --expect; a module planner change
+# (HWCT_KMS_PLANNER=search, which composes the background) with --expect;
+# frames 20-29; then the generated trace recorded through libhwc-record.so
+# (HAL wrapper) with gbm dma-bufs and the module's fences, and `hwc-trace
+# diff` of the recording against the trace.
+hwc2_cases() {
+	local h=(--hwc2 "$module")
+	run_case hwc2-home "$traces/home.zst" "${h[@]}" --timing fast
+	run_case hwc2-video "$traces/video.zst" "${h[@]}" --timing fast
+	run_case hwc2-gen "$gen" "${h[@]}" --timing fast
+	run_case hwc2-gen-again "$gen" "${h[@]}" --timing fast --expect "$out/hwc2-gen.json"
+	HWCT_KMS_PLANNER=search HWCT_KMS_BUDGET_MS=0 \
+		run_case hwc2-gen-search "$gen" "${h[@]}" --timing fast --expect "$out/hwc2-gen.json"
+	run_case hwc2-gen-20-29 "$gen" "${h[@]}" --timing fast --frames 20-29
+	HWCT_REAL_MODULE="$module" HWCT_OUTPUT="$out/recorded.zst" HWCT_CAPTURE_WAIT_MS=10000 \
+		run_case hwc2-gen-recorded "$gen" --hwc2 "$recorder" --timing fast
+	local status=0 start=${EPOCHREALTIME//[!0-9]/}
+	"$tool" diff "$gen" "$out/recorded.zst" --json >"$out/diff.json" 2>"$out/diff.err" || status=$?
+	printf '@@hwct-case %s %d %d\n' hwc2-gen-recorded-diff "$status" $(((${EPOCHREALTIME//[!0-9]/} - start) / 1000))
+	cat "$out/diff.json"
+	printf '\n@@hwct-stderr\n'
+	cat "$out/diff.err"
+	printf '@@hwct-end\n'
+}
+
 guest() {
 	local vkms=$1 kms=(--device /dev/dri/card0)
-	replay=$2 gen=$3
-	local traces=$4/traces
+	replay=$2 gen=$3 module=$5 recorder=$6 tool=$7
+	traces=$4/traces
 	mkdir -p "$out"
 	if [ "$vkms" = overlays ]; then
 		run_case home "$traces/home.zst" "${kms[@]}" --timing fast
@@ -65,15 +97,15 @@ guest() {
 		run_case home-20-29-again "$traces/home.zst" "${kms[@]}" --timing fast --frames 20-29 \
 			--expect "$out/home.json"
 		target_cases kms "${kms[@]}"
-		# --hwc2 (hwcomposer.kms.so on the same device) goes here when hwc-replay has that target;
-		# vm-replay-check.py checks the hwc2-* cases as it checks the kms-* ones:
-		#   target_cases hwc2 --hwc2 "$module"
 		run_case kms-missing-device "$gen" --device /dev/dri/card9 --expect "$out/kms-gen.json"
+		hwc2_cases
 	else
 		run_case kms-gen "$gen" "${kms[@]}" --timing fast
 		run_case kms-gen-20-29 "$gen" "${kms[@]}" --timing fast --frames 20-29
+		run_case hwc2-gen "$gen" --hwc2 "$module" --timing fast
 	fi
 }
+
 
 if [ "${1-}" = guest ]; then
 	shift
@@ -83,8 +115,10 @@ fi
 
 # --- on the host ----------------------------------------------------------
 
-[ $# -eq 6 ] || { echo "usage: vm-replay.sh HWC_REPLAY REPLAY_GEN SOURCE_ROOT VM_RUN VM_CACHE UNAVAILABLE_STATUS" >&2; exit 2; }
+[ $# -eq 9 ] || { echo "usage: vm-replay.sh HWC_REPLAY REPLAY_GEN SOURCE_ROOT VM_RUN VM_CACHE UNAVAILABLE_STATUS" \
+	"HWC2_MODULE RECORDER HWC_TRACE" >&2; exit 2; }
 replay=$(realpath "$1") replay_gen=$2 root=$3 vm_run=$4 cache=$5 unavailable=$6
+module=$(realpath "$7") recorder=$(realpath "$8") tool=$(realpath "$9")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # The guest mounts the run folder at its host path: that path must not go through a symlink.
 if [ -d "$cache" ]; then
@@ -99,7 +133,8 @@ for vkms in overlays no-overlays; do
 	start=$SECONDS
 	status=0
 	"$vm_run" --cache "$cache" --unavailable-status "$unavailable" --timeout 900 --vkms-params "$params" -- \
-		bash "$here/vm-replay.sh" guest "$vkms" "$replay" "$dir/gen.zst" "$root" >"$dir/$vkms.out" || status=$?
+		bash "$here/vm-replay.sh" guest "$vkms" "$replay" "$dir/gen.zst" "$root" "$module" "$recorder" "$tool" \
+		>"$dir/$vkms.out" || status=$?
 	echo "vm-replay: $vkms boot: $((SECONDS - start)) s, status $status"
 	[ "$status" -eq 0 ] || exit "$status"
 done
