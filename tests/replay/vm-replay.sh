@@ -59,7 +59,8 @@ target_cases() {
 }
 
 # hwc2_cases: --hwc2 hwcomposer.kms.so on the same device (the module decides;
-# its writeback readback gives the checksums): the reference traces and the
+# its writeback readback gives the checksums): the reference traces (frames
+# 0-49: each frame is composed in software under TCG) and the
 # generated one; the same again with --expect; a module planner change
 # (HWCT_KMS_PLANNER=search, which composes the background) with --expect;
 # frames 20-29; then the generated trace recorded through libhwc-record.so
@@ -67,8 +68,8 @@ target_cases() {
 # diff` of the recording against the trace.
 hwc2_cases() {
 	local h=(--hwc2 "$module")
-	run_case hwc2-home "$traces/home.zst" "${h[@]}" --timing fast
-	run_case hwc2-video "$traces/video.zst" "${h[@]}" --timing fast
+	run_case hwc2-home "$traces/home.zst" "${h[@]}" --timing fast --frames 0-49
+	run_case hwc2-video "$traces/video.zst" "${h[@]}" --timing fast --frames 0-49
 	run_case hwc2-gen "$gen" "${h[@]}" --timing fast
 	run_case hwc2-gen-again "$gen" "${h[@]}" --timing fast --expect "$out/hwc2-gen.json"
 	HWCT_KMS_PLANNER=search HWCT_KMS_BUDGET_MS=0 \
