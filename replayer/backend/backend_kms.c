@@ -101,8 +101,11 @@ static int compose_target(struct kms_backend *k, const struct scene *scene, cons
 		return ret;
 	}
 	for (size_t i = 0; i < scene->layer_count; i++) {
-		if (!plan || plan->layers[i].plane_id == 0) {
-			k->client[count++] = &scene->layers[i];
+		const struct scene_layer *l = &scene->layers[i];
+
+		/* without pixels (hwc-replay --no-pixels) a layer has no data: nothing to draw */
+		if ((!plan || plan->layers[i].plane_id == 0) && (!l->image || l->image->data)) {
+			k->client[count++] = l;
 		}
 	}
 	ret = kms_fb_map(*slot, &map);

@@ -128,7 +128,8 @@ struct kms_import {
  * in the fallback kms_format_choose picks (opaque: the layer's alpha is not
  * shown, so it may be dropped), converting on the way. cache (NULL: none)
  * is looked up and filled by (img->hash, formats, modifier, size). Rows are
- * copied honouring both strides. Returns 0 with *out filled; -EINVAL for an
+ * copied honouring both strides; an image without data (no pixels wanted)
+ * gets a blank framebuffer. Returns 0 with *out filled; -EINVAL for an
  * image inconsistent with its format or too small for its strides,
  * -ENOTSUP for a modifier other than LINEAR or a format no fallback turns
  * into one the plane takes; or kms_fb_create's error.

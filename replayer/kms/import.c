@@ -87,8 +87,8 @@ int kms_fb_import(struct kms_device *dev, struct kms_fb_cache *cache,
 	if (!f) {
 		return -ENOTSUP;
 	}
-	if (!image_valid(img, f)) {
-		return -EINVAL;
+	if (img->data && !image_valid(img, f)) {
+		return -EINVAL;	/* no data at all (hwc-replay --no-pixels): a blank framebuffer */
 	}
 	out->fourcc = kms_format_choose(dev->board, plane, img->fourcc, opaque);
 	if (!out->fourcc) {
@@ -106,7 +106,7 @@ int kms_fb_import(struct kms_device *dev, struct kms_fb_cache *cache,
 	if ((ret = kms_fb_create(dev, img->width, img->height, out->fourcc, &fb))) {
 		return ret;
 	}
-	if ((ret = fill(fb, img, f)) || (cache && (ret = kms_fb_cache_put(cache, &key, fb)))) {
+	if ((img->data && (ret = fill(fb, img, f))) || (cache && (ret = kms_fb_cache_put(cache, &key, fb)))) {
 		kms_fb_unref(fb);
 		return ret;
 	}
