@@ -32,7 +32,7 @@ struct rec_call {
 	struct recorder *rec;
 	struct rec_device *dev;
 	struct rec_event *ev;		/* where arguments go; NULL: nothing is kept */
-	bool keep;			/* ev is heap-allocated and goes to the worker */
+	bool keep;			/* ev is from rec_event_new and goes to the worker */
 	bool tracing;			/* LTTng call events are enabled */
 	int32_t function;
 	bool has_display, has_layer;

@@ -16,9 +16,7 @@ static struct rec_arg *arg(struct rec_call *c, unsigned i, uint8_t kind)
 	if (!c->ev || i >= REC_MAX_ARGS) {
 		return NULL;
 	}
-	if (i >= c->ev->nargs) {
-		c->ev->nargs = (uint8_t)(i + 1);
-	}
+	rec_event_arg_grow(c->ev, i + 1);
 	a = &c->ev->args[i];
 	a->kind = kind;
 	a->present = true;
@@ -221,7 +219,7 @@ void rec_arg_count_in(struct rec_call *c, unsigned i, const void *p, size_t size
 
 void rec_arg_count_out(struct rec_call *c, unsigned i, const void *p, size_t size)
 {
-	if (c->ev && i < REC_MAX_ARGS && c->ev->args[i].kind == REC_ARG_COUNT && p) {
+	if (c->ev && i < c->ev->nargs && c->ev->args[i].kind == REC_ARG_COUNT && p) {
 		c->ev->args[i].v.count.out = read_count(p, size);
 	}
 }
@@ -251,10 +249,14 @@ void rec_arg_out_float(struct rec_call *c, unsigned i, const float *p)
 /* Elements a count-then-fill call wrote: min(capacity in, count out). */
 static uint64_t filled(const struct rec_call *c, unsigned count_i)
 {
-	const struct rec_arg *n = &c->ev->args[count_i];
+	const struct rec_arg *n;
 	int64_t k;
 
-	if (count_i >= REC_MAX_ARGS || n->kind != REC_ARG_COUNT || n->v.count.in < 0) {
+	if (count_i >= c->ev->nargs) {
+		return 0;
+	}
+	n = &c->ev->args[count_i];
+	if (n->kind != REC_ARG_COUNT || n->v.count.in < 0) {
 		return 0;
 	}
 	k = n->v.count.out < n->v.count.in ? n->v.count.out : n->v.count.in;
@@ -335,8 +337,8 @@ void rec_arg_samples_out(struct rec_call *c, unsigned i, const int32_t sizes[4],
 	if (!c->ev || i == 0 || i >= REC_MAX_ARGS) {
 		return;
 	}
-	s = &c->ev->args[i - 1];
 	a = arg(c, i, REC_ARG_ARRAY);
+	s = &c->ev->args[i - 1];
 	a->present = samples != NULL;
 	a->elem_size = sizeof(uint64_t);
 	a->count = 0;

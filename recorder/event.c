@@ -1,42 +1,183 @@
-/* Events: allocation, extra bytes, release (event.h). */
+/*
+ * Events: per-thread pools, extra bytes, release (event.h).
+ *
+ * A pool belongs to one thread at a time (`owned`). The owner takes events
+ * from its private `free` list without atomics; rec_event_free (the worker,
+ * mostly) pushes them onto `returned` with a compare-and-swap, and the owner
+ * takes that whole list with one exchange when `free` runs dry. Pushes by
+ * CAS and a take-all by exchange have no ABA problem, so no tags or locks.
+ * Pools are never freed: one whose thread ended (the key's destructor) is
+ * adopted, events and all, by the next thread that needs one, so there are
+ * never more pools than threads that were alive at once, and every pooled
+ * event stays reachable from `pools`.
+ */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "capture.h"
 #include "event.h"
+#include "module.h"
 
 #define MAX_EXTRA (16u << 20)
+#define POOL_MAX_EVENTS 512u		/* per pool (> WAKE_QUEUED of call.c); more in flight at once are malloc'd alone */
+
+struct rec_event_pool {
+	struct rec_event_pool *next;		/* in `pools`, never removed */
+	atomic_bool owned;			/* a live thread takes events from it */
+	_Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
+	struct rec_event *free;			/* owner only: ready to hand out, wnext-linked */
+	unsigned count;				/* owner only: events made for this pool */
+};
+
+static _Atomic(struct rec_event_pool *) pools;
+static _Thread_local struct rec_event_pool *own_pool;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t key;		/* its destructor gives the pool up when its thread ends */
+static bool key_ok;
+
+static void pool_disown(void *data)
+{
+	struct rec_event_pool *p = data;
+
+	own_pool = NULL;
+	atomic_store_explicit(&p->owned, false, memory_order_release);
+}
+
+static void key_create(void)
+{
+	key_ok = pthread_key_create(&key, pool_disown) == 0;
+	if (key_ok) {
+		/* the destructor is our code: it must outlive every thread that has a pool */
+		rec_pin_self();
+	}
+}
+
+/* The calling thread's pool (adopted or made on first use), NULL when none can be had. */
+static struct rec_event_pool *pool_get(void)
+{
+	struct rec_event_pool *p = own_pool;
+
+	if (p) {
+		return p;
+	}
+	pthread_once(&key_once, key_create);
+	if (!key_ok) {
+		return NULL;
+	}
+	for (p = atomic_load_explicit(&pools, memory_order_acquire); p; p = p->next) {
+		bool expected = false;
+
+		if (!atomic_load_explicit(&p->owned, memory_order_relaxed) &&
+				atomic_compare_exchange_strong_explicit(&p->owned, &expected, true,
+				memory_order_acquire, memory_order_relaxed)) {
+			break;
+		}
+	}
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p) {
+			return NULL;
+		}
+		atomic_init(&p->owned, true);
+		atomic_init(&p->returned, NULL);
+		p->next = atomic_load_explicit(&pools, memory_order_relaxed);
+		while (!atomic_compare_exchange_weak_explicit(&pools, &p->next, p,
+				memory_order_release, memory_order_relaxed)) {
+		}
+	}
+	if (pthread_setspecific(key, p) != 0) {
+		atomic_store_explicit(&p->owned, false, memory_order_release);
+		return NULL;
+	}
+	own_pool = p;
+	return p;
+}
+
+/* An event of the caller's pool, NULL when the pool is at its size and all in flight. */
+static struct rec_event *pool_take(struct rec_event_pool *p)
+{
+	struct rec_event *ev = p->free;
+
+	if (!ev && atomic_load_explicit(&p->returned, memory_order_relaxed)) {
+		ev = atomic_exchange_explicit(&p->returned, NULL, memory_order_acquire);
+	}
+	if (ev) {
+		p->free = ev->wnext;
+		return ev;
+	}
+	if (p->count >= POOL_MAX_EVENTS || !(ev = malloc(sizeof(*ev)))) {
+		return NULL;
+	}
+	p->count++;
+	ev->pool = p;
+	return ev;
+}
+
+static void pool_put(struct rec_event_pool *p, struct rec_event *ev)
+{
+	struct rec_event *head = atomic_load_explicit(&p->returned, memory_order_relaxed);
+
+	do {
+		ev->wnext = head;
+	} while (!atomic_compare_exchange_weak_explicit(&p->returned, &head, ev,
+		memory_order_release, memory_order_relaxed));
+}
+
+void rec_event_pools_after_fork(void)
+{
+	for (struct rec_event_pool *p = atomic_load(&pools); p; p = p->next) {
+		if (p != own_pool) {
+			atomic_store(&p->owned, false);
+		}
+	}
+}
 
 void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs)
 {
 	ev->type = type;
 	ev->nargs = (uint8_t)(nargs < REC_MAX_ARGS ? nargs : REC_MAX_ARGS);
 	ev->has_display = ev->has_layer = ev->late = false;
+	ev->extra_failed = false;
 	ev->function = function;
 	ev->error = 0;
 	ev->tid = 0;
 	ev->t_enter = ev->t_exit = 0;
 	ev->display = ev->layer = 0;
 	ev->ticket = 0;
-	memset(ev->args, 0, sizeof(ev->args));
 	ev->payload = NULL;
 	ev->extra = ev->inline_extra;
 	ev->extra_len = 0;
 	ev->extra_cap = REC_INLINE_EXTRA;
-	ev->extra_failed = false;
 	ev->wnext = NULL;
 	ev->capture = NULL;
+	memset(ev->args, 0, ev->nargs * sizeof(ev->args[0]));
+}
+
+void rec_event_arg_grow(struct rec_event *ev, unsigned n)
+{
+	n = n < REC_MAX_ARGS ? n : REC_MAX_ARGS;
+	if (n > ev->nargs) {
+		memset(&ev->args[ev->nargs], 0, (n - ev->nargs) * sizeof(ev->args[0]));
+		ev->nargs = (uint8_t)n;
+	}
 }
 
 struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs)
 {
-	struct rec_event *ev = malloc(sizeof(*ev));
+	struct rec_event_pool *p = pool_get();
+	struct rec_event *ev = p ? pool_take(p) : NULL;
 
-	if (ev) {
-		rec_event_init(ev, type, function, nargs);
+	if (!ev) {
+		ev = malloc(sizeof(*ev));
+		if (!ev) {
+			return NULL;
+		}
+		ev->pool = NULL;
 	}
+	rec_event_init(ev, type, function, nargs);
 	return ev;
 }
 
@@ -116,7 +257,12 @@ void rec_event_free(struct rec_event *ev)
 	}
 	rec_event_release(ev);
 	rec_capture_free(ev->capture);
-	free(ev);
+	ev->capture = NULL;
+	if (ev->pool) {
+		pool_put(ev->pool, ev);
+	} else {
+		free(ev);
+	}
 }
 
 /* dup() that keeps the result off the stdio numbers; -1 on failure. */

@@ -2,7 +2,8 @@
  * What a wrapper hands to the worker: one event per HWC2 call, callback or
  * recorder-internal fact, with the call's arguments copied by value (the
  * caller's pointers are borrowed for the call only). Filled on the hot path,
- * read and freed by the worker (worker.c).
+ * read and freed by the worker (worker.c), which puts it back in the pool
+ * of the thread that took it.
  */
 #ifndef REC_EVENT_H
 #define REC_EVENT_H
@@ -75,30 +76,38 @@ struct rec_handle {
 	int32_t data[];		/* data[0 .. words) */
 };
 
+struct rec_event_pool;
+
+/*
+ * The fields the hot path always writes come first (two cache lines), then
+ * only the arguments the call has: an event from a pool was last touched by
+ * the worker's core, and every line written here has to move back.
+ */
 struct rec_event {
 	_Atomic(struct rec_event *) next;	/* queue.c link */
 	uint8_t type;			/* enum rec_event_type */
-	uint8_t nargs;
+	uint8_t nargs;			/* args[0 .. nargs) are initialised */
 	bool has_display, has_layer;
 	bool late;			/* present/release wait gave up (call.c) */
+	bool extra_failed;		/* an allocation failed: some argument was not copied */
 	int32_t function;		/* HWC2_FUNCTION_* or HWC2_CALLBACK_* */
 	int32_t error;			/* returned hwc2_error_t, 0 for functions without one */
 	uint32_t tid;
 	uint64_t t_enter, t_exit;	/* CLOCK_MONOTONIC ns */
 	uint64_t display, layer;
 	uint64_t ticket;		/* capture ticket of a buffer call, 0 none (call.c) */
-	struct rec_arg args[REC_MAX_ARGS];
 	void *payload;			/* REC_EV_DISPLAY: struct rec_display_info, owned */
 
 	/* extra bytes: arrays, regions, handle snapshots */
 	uint8_t *extra;			/* inline_extra or a heap block (owned) */
 	uint32_t extra_len, extra_cap;
-	bool extra_failed;		/* an allocation failed: some argument was not copied */
 
-	/* worker side (worker.c): the pending FIFO */
+	/* worker side (worker.c): the pending FIFO; also the pool's free-list link */
 	struct rec_event *wnext;
 	struct rec_capture *capture;	/* pixel capture of a buffer call, owned */
+	struct rec_event_pool *pool;	/* where rec_event_free puts it back, NULL: malloc'd alone */
 
+	struct rec_arg args[REC_MAX_ARGS];
 	uint8_t inline_extra[REC_INLINE_EXTRA];
 };
 
@@ -108,11 +117,29 @@ static inline const void *rec_arg_data(const struct rec_event *ev, const struct 
 	return ev->extra + a->off;
 }
 
-/* (event.c) Resets ev to no arguments and no extra bytes. */
+/*
+ * (event.c) Resets ev to nargs arguments of kind REC_ARG_NONE and no extra
+ * bytes (args past nargs are left as they are; rec_event_arg_grow covers them).
+ */
 void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs);
 
-/* A heap event with no arguments yet, NULL when out of memory. */
+/* Makes nargs at least n (<= REC_MAX_ARGS), the new arguments REC_ARG_NONE. */
+void rec_event_arg_grow(struct rec_event *ev, unsigned n);
+
+/*
+ * An event with no arguments yet, NULL when out of memory; the caller owns
+ * it until it hands it to the queue, and rec_event_free (any thread) gives
+ * it back. It comes from the calling thread's pool: no malloc, and no free
+ * on the worker's side of the heap, once the pool holds what is in flight
+ * (at most 512 per thread, event.c; past that events are malloc'd alone).
+ */
 struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs);
+
+/*
+ * fork() child: the pools of the threads the child does not have are free
+ * to be adopted by its threads (their events stay in them).
+ */
+void rec_event_pools_after_fork(void);
 
 /* Extra bytes for an argument (8-aligned), NULL when out of memory (extra_failed is set). */
 void *rec_event_extra(struct rec_event *ev, size_t size, uint32_t *off);
@@ -120,7 +147,7 @@ void *rec_event_extra(struct rec_event *ev, size_t size, uint32_t *off);
 /* Closes the fds ev still owns and frees its heap parts, not ev itself. */
 void rec_event_release(struct rec_event *ev);
 
-/* Frees ev, closing the fds it still owns. ev may be NULL. */
+/* Frees ev (back to its pool), closing the fds it still owns. ev may be NULL. Any thread. */
 void rec_event_free(struct rec_event *ev);
 
 /* dup() that keeps the result off the stdio numbers, close-on-exec; -1 on failure. */

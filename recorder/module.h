@@ -26,4 +26,11 @@ void rec_module_patch(struct hw_module_t *module, const char *path);
 /* dlopen() of the C library, past our interposer (preload.c). */
 void *rec_real_dlopen(const char *path, int flags);
 
+/*
+ * Keeps libhwc-record.so mapped until the process ends (a later dlclose()
+ * does not unload it): threads that called us carry a thread-exit
+ * destructor of ours (event.c). Best effort; logs nothing.
+ */
+void rec_pin_self(void);
+
 #endif

@@ -12,7 +12,7 @@
  * is not used); on Android, linker namespaces are chosen by the caller's
  * address, so prefer the HAL-wrapper module there.
  */
-#define _GNU_SOURCE	/* RTLD_NEXT, dladdr(): GNU/bionic extensions, this file only */
+#define _GNU_SOURCE	/* RTLD_NEXT, RTLD_NODELETE, dladdr(): GNU/bionic extensions, this file only */
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
@@ -45,6 +45,17 @@ void *rec_real_dlopen(const char *path, int flags)
 		atomic_store(&cached, real);
 	}
 	return real ? real(path, flags) : NULL;
+}
+
+void rec_pin_self(void)
+{
+	static const char here;	/* an address in this library (HMI may be interposed) */
+	Dl_info info;
+
+	if (dladdr(&here, &info) && info.dli_fname) {
+		/* the handle is kept on purpose: RTLD_NODELETE makes the unload never happen */
+		(void)rec_real_dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+	}
 }
 
 /* "hwcomposer.<anything>.so", whatever directory it is in. */

@@ -9,6 +9,7 @@
 
 #include <hwct/log.h>
 
+#include "event.h"
 #include "fence.h"
 #include "output.h"
 #include "recorder.h"
@@ -91,6 +92,7 @@ static void after_fork_child(void)
 		r->devices = 0;
 		pthread_mutex_init(&r->lock, NULL);
 	}
+	rec_event_pools_after_fork();
 	pthread_mutex_unlock(&attach_lock);
 }
 

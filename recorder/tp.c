@@ -17,6 +17,11 @@ bool rec_tp_call_enabled(void)
 		lttng_ust_tracepoint_enabled(hwc2, present);
 }
 
+bool rec_tp_validate_enabled(void)
+{
+	return lttng_ust_tracepoint_enabled(hwc2, validate);
+}
+
 void rec_tp_call_entry(int32_t function, const char *name, uint64_t display, uint64_t layer)
 {
 	lttng_ust_tracepoint(hwc2, call_entry, function, name ? name : "?", display, layer);

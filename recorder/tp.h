@@ -24,6 +24,8 @@ struct rec_tp_validate {
 #if REC_HAVE_LTTNG
 /* Whether hwc2:call_entry or hwc2:call_exit is enabled in some session. */
 bool rec_tp_call_enabled(void);
+/* Whether hwc2:validate is enabled in some session. */
+bool rec_tp_validate_enabled(void);
 void rec_tp_call_entry(int32_t function, const char *name, uint64_t display, uint64_t layer);
 void rec_tp_call_exit(int32_t function, const char *name, uint64_t display, uint64_t layer,
 	int32_t error, uint64_t duration_ns);

@@ -1,7 +1,9 @@
 /*
  * Composition types per layer, kept from the calls so the LTTng validate
  * event can say how many layers of each type a validated frame has
- * (tp.h). Built only with LTTng.
+ * (tp.h). Built only with LTTng. The table is kept whether or not a session
+ * traces (a session may start mid-run); the counting is done only while
+ * hwc2:validate is enabled.
  */
 #include <stdatomic.h>
 #include <string.h>
@@ -16,13 +18,18 @@
 #define MAX_DISPLAYS 8
 
 struct tlayer {
-	bool used;
 	uint64_t display, layer;
 	int32_t type;		/* requested */
 	int32_t changed;	/* from getChangedCompositionTypes, 0 none */
 };
 
+/*
+ * The layers in use, packed: layers[0 .. nlayers). Every walk is over the
+ * layers that exist (a handful), never over MAX_LAYERS slots: this runs on
+ * the hot path whether or not a session traces.
+ */
 static struct tlayer layers[MAX_LAYERS];
+static int nlayers;
 static struct rec_tp_validate pending[MAX_DISPLAYS];
 static bool pending_set[MAX_DISPLAYS];
 static atomic_flag lock = ATOMIC_FLAG_INIT;
@@ -44,8 +51,8 @@ bool rec_track_wants(int32_t function)
 
 static struct tlayer *find(uint64_t display, uint64_t layer)
 {
-	for (int i = 0; i < MAX_LAYERS; i++) {
-		if (layers[i].used && layers[i].display == display && layers[i].layer == layer) {
+	for (int i = 0; i < nlayers; i++) {
+		if (layers[i].layer == layer && layers[i].display == display) {
 			return &layers[i];
 		}
 	}
@@ -54,11 +61,11 @@ static struct tlayer *find(uint64_t display, uint64_t layer)
 
 static void count(struct rec_tp_validate *v, bool with_changes)
 {
-	for (int i = 0; i < MAX_LAYERS; i++) {
+	for (int i = 0; i < nlayers; i++) {
 		struct tlayer *l = &layers[i];
 		int32_t type;
 
-		if (!l->used || l->display != v->display) {
+		if (l->display != v->display) {
 			continue;
 		}
 		type = with_changes && l->changed ? l->changed : l->type;
@@ -117,10 +124,12 @@ static void changed_types(const struct rec_event *ev)
 		}
 	}
 	if (pending_set[s]) {
-		v = pending[s];
-		count(&v, true);
 		pending_set[s] = false;
-		rec_tp_validate(&v);
+		if (rec_tp_validate_enabled()) {
+			v = pending[s];
+			count(&v, true);
+			rec_tp_validate(&v);
+		}
 	}
 }
 
@@ -136,19 +145,15 @@ void rec_track_call(const struct rec_event *ev)
 	switch (ev->function) {
 	case HWC2_FUNCTION_CREATE_LAYER:
 		if (ev->error == HWC2_ERROR_NONE && ev->args[REC_ARG_CREATE_LAYER_OUT_LAYER].present &&
+				nlayers < MAX_LAYERS &&
 				!find(ev->display, (uint64_t)ival(ev, REC_ARG_CREATE_LAYER_OUT_LAYER))) {
-			for (int i = 0; i < MAX_LAYERS; i++) {
-				if (!layers[i].used) {
-					layers[i] = (struct tlayer){ true, ev->display,
-						(uint64_t)ival(ev, REC_ARG_CREATE_LAYER_OUT_LAYER), 0, 0 };
-					break;
-				}
-			}
+			layers[nlayers++] = (struct tlayer){ ev->display,
+				(uint64_t)ival(ev, REC_ARG_CREATE_LAYER_OUT_LAYER), 0, 0 };
 		}
 		break;
 	case HWC2_FUNCTION_DESTROY_LAYER:
 		if ((l = find(ev->display, ev->layer))) {
-			l->used = false;
+			*l = layers[--nlayers];
 		}
 		break;
 	case HWC2_FUNCTION_SET_LAYER_COMPOSITION_TYPE:
@@ -165,8 +170,8 @@ void rec_track_call(const struct rec_event *ev)
 			.num_requests = (uint32_t)ival(ev, REC_ARG_VALIDATE_DISPLAY_OUT_NUM_REQUESTS),
 		};
 
-		for (int i = 0; i < MAX_LAYERS; i++) {
-			if (layers[i].used && layers[i].display == ev->display) {
+		for (int i = 0; i < nlayers; i++) {
+			if (layers[i].display == ev->display) {
 				layers[i].changed = 0;
 			}
 		}
@@ -174,7 +179,7 @@ void rec_track_call(const struct rec_event *ev)
 			/* the decision is known with getChangedCompositionTypes */
 			pending[slot(ev->display)] = v;
 			pending_set[slot(ev->display)] = true;
-		} else {
+		} else if (rec_tp_validate_enabled()) {
 			count(&v, false);
 			rec_tp_validate(&v);
 		}
@@ -184,8 +189,8 @@ void rec_track_call(const struct rec_event *ev)
 		changed_types(ev);
 		break;
 	case HWC2_FUNCTION_ACCEPT_DISPLAY_CHANGES:
-		for (int i = 0; i < MAX_LAYERS; i++) {
-			if (layers[i].used && layers[i].display == ev->display && layers[i].changed) {
+		for (int i = 0; i < nlayers; i++) {
+			if (layers[i].display == ev->display && layers[i].changed) {
 				layers[i].type = layers[i].changed;
 				layers[i].changed = 0;
 			}

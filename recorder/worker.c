@@ -2,6 +2,7 @@
  * The worker thread: queue -> pending FIFO -> captures (worker_capture.c) ->
  * records, in call order (worker.h).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,10 +15,19 @@
 #include "worker.h"
 
 #define ACTIVE_SLEEP_NS 1000000u		/* while events or captures are pending */
-#define RECORDING_SLEEP_NS 10000000u	/* the hot path wakes us at each present */
+#define RECORDING_SLEEP_NS 10000000u	/* woken early only for captures to arm or a long queue (call.c) */
 #define IDLE_SLEEP_NS 50000000u
 #define FRAME_END_IDLE_NS 50000000u		/* a FrameEnd waiting for getReleaseFences that never came */
 #define STATS_PERIOD_NS 1000000000u
+/*
+ * Events moved from the queue into the FIFO at once: between batches the
+ * worker steps captures and writes what it can, so a worker that fell
+ * behind does not pile the whole queue into the FIFO that every arm, step
+ * and publish walks (quadratic). At most DRAIN_BATCHES batches per pass of
+ * the main loop, which then goes round again without sleeping.
+ */
+#define DRAIN_BATCH 256u
+#define DRAIN_BATCHES 64u
 
 struct rec_wdisplay *rec_worker_display(struct rec_worker *w, uint64_t display)
 {
@@ -223,6 +233,24 @@ static void keep_display_facts(struct rec_worker *w, const struct rec_event *ev)
 	d->connected = true;
 }
 
+/*
+ * rec_worker_arm walks the whole FIFO: walk it only when a capture of the
+ * display may be waiting to be armed (pixels off: never).
+ */
+static void arm(struct rec_worker *w, uint64_t display, bool one_layer, uint64_t layer)
+{
+	struct rec_wdisplay *d = rec_worker_display(w, display);
+	bool own = d->id == display;	/* not the shared slot 0 of an overflow display */
+
+	if (own && !d->unarmed) {
+		return;
+	}
+	rec_worker_arm(w, display, one_layer, layer);
+	if (own && !one_layer) {
+		d->unarmed = 0;
+	}
+}
+
 static void dispatch(struct rec_worker *w, struct rec_event *ev)
 {
 	if (ev->type == REC_EV_DISPLAY && ev->payload) {
@@ -238,16 +266,19 @@ static void dispatch(struct rec_worker *w, struct rec_event *ev)
 	}
 	if (ev->type == REC_EV_CALL) {
 		rec_worker_attach_capture(w, ev);
+		if (ev->capture && ev->capture->state == REC_CAPTURE_WAIT_ARM) {
+			rec_worker_display(w, ev->display)->unarmed++;
+		}
 		switch (ev->function) {
 		case HWC2_FUNCTION_SET_LAYER_SURFACE_DAMAGE:
 			rec_worker_note_damage(w, ev);
 			break;
 		case HWC2_FUNCTION_VALIDATE_DISPLAY:
 		case HWC2_FUNCTION_PRESENT_DISPLAY:
-			rec_worker_arm(w, ev->display, false, 0);
+			arm(w, ev->display, false, 0);
 			break;
 		case HWC2_FUNCTION_DESTROY_LAYER:
-			rec_worker_arm(w, ev->display, true, ev->layer);
+			arm(w, ev->display, true, ev->layer);
 			rec_worker_damage_forget(w, ev->display, ev->layer, false);
 			break;
 		default:
@@ -263,18 +294,35 @@ static void dispatch(struct rec_worker *w, struct rec_event *ev)
 	w->tail = ev;
 }
 
-/* Moves everything queued so far into the FIFO. Returns how many events came. */
-static unsigned drain(struct rec_worker *w)
+/* Moves up to max queued events into the FIFO. Returns how many came. */
+static unsigned drain(struct rec_worker *w, unsigned max)
 {
 	struct rec_event *ev;
 	unsigned n = 0;
 
-	while ((ev = rec_queue_pop(&w->r->queue))) {
+	while (n < max && (ev = rec_queue_pop(&w->r->queue))) {
 		atomic_fetch_sub(&w->r->queued, 1);
 		dispatch(w, ev);
 		n++;
 	}
 	return n;
+}
+
+/*
+ * Drains the queue in batches, stepping the captures and writing the FIFO's
+ * head after each (DRAIN_BATCH). Returns how many captures are not done.
+ */
+static unsigned pump(struct rec_worker *w)
+{
+	unsigned pending, n, batches = 0;
+
+	do {
+		n = drain(w, DRAIN_BATCH);
+		pending = rec_worker_step_captures(w, false);
+		flush(w);
+		rec_worker_publish_resolved(w);
+	} while (n == DRAIN_BATCH && ++batches < DRAIN_BATCHES);
+	return pending;
 }
 
 /* ------------------------------------------------------------- session end */
@@ -290,23 +338,20 @@ void rec_worker_finish_session(struct rec_worker *w)
 	 * them may be a present waiting for captures, so keep capturing.
 	 */
 	for (;;) {
-		drain(w);
-		rec_worker_step_captures(w, false);
-		flush(w);
-		rec_worker_publish_resolved(w);
+		pump(w);
 		if (atomic_load(&r->inflight) <= 0 || rec_now_ns() >= deadline) {
 			break;
 		}
 		nanosleep(&step, NULL);
 	}
-	drain(w);
+	drain(w, UINT_MAX);
 	rec_worker_arm_all(w);
 	deadline = rec_now_ns() + 250000000u;
 	while (rec_worker_step_captures(w, false) && rec_now_ns() < deadline) {
 		flush(w);
 		rec_worker_publish_resolved(w);
 		nanosleep(&step, NULL);
-		drain(w);
+		drain(w, UINT_MAX);
 	}
 	rec_worker_step_captures(w, true);
 	flush(w);
@@ -314,6 +359,7 @@ void rec_worker_finish_session(struct rec_worker *w)
 		if (w->displays[i].used) {
 			rec_write_frame_end(w, &w->displays[i]);
 		}
+		w->displays[i].unarmed = 0;	/* the FIFO is empty */
 	}
 	rec_worker_damage_forget(w, 0, 0, true);
 	rec_worker_resolve_all(w);
@@ -379,10 +425,7 @@ void *rec_worker_main(void *data)
 		} else if (!w->want && w->session) {
 			rec_session_stop(w);
 		}
-		drain(w);
-		pending = rec_worker_step_captures(w, false);
-		flush(w);
-		rec_worker_publish_resolved(w);
+		pending = pump(w);
 		if (!w->session) {
 			rec_worker_resolve_all(w);
 		}
@@ -393,7 +436,7 @@ void *rec_worker_main(void *data)
 		sleep_for(w, pending || w->head ? ACTIVE_SLEEP_NS :
 			atomic_load(&r->recording) ? RECORDING_SLEEP_NS : IDLE_SLEEP_NS);
 	}
-	drain(w);
+	drain(w, UINT_MAX);
 	flush(w);
 	rec_worker_resolve_all(w);
 	return NULL;

@@ -27,6 +27,7 @@ struct rec_wdisplay {
 	bool connected;			/* last hotplug said so */
 	struct rec_display_info *info;	/* last facts queried, owned, may be NULL */
 	uint64_t max_ticket;		/* highest capture ticket dequeued */
+	unsigned unarmed;		/* captures queued waiting to be armed, since the last arm (an upper bound) */
 	/* per session */
 	bool validated;			/* validateDisplay since the last FrameEnd */
 	bool late;			/* a capture of this frame was late */
