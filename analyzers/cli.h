@@ -12,6 +12,8 @@
 
 #include <hwct/error.h>
 
+struct hwct_reader;
+
 #define CLI_PROGRAM "hwc-trace"
 
 enum cli_exit {
@@ -105,5 +107,33 @@ bool cli_out_finish(void);
 
 /* Writes ns as seconds with 6 decimals ("1.234567") into buf (at least 32 bytes). */
 const char *cli_format_seconds(char *buf, size_t size, uint64_t ns);
+
+/*
+ * A report command, `NAME FILE [--json]` (info, stats): reads the whole
+ * trace into the command's facts, prints them as text or as one JSON
+ * object on stdout, and says on stderr why reading stopped early, if it
+ * did (the text then ends with a line saying it is incomplete). facts is
+ * the command's own struct, handed to each callback as is.
+ */
+struct cli_report_impl {
+	/* Fills facts (zeroed) from r. Returns 0 or -errno: then facts hold what was read. */
+	int (*collect)(struct hwct_reader *r, void *facts);
+	/* Why reading stopped before the end (owned by facts), NULL when it did not. */
+	const struct hwct_error *(*stopped)(const void *facts);
+	void (*print_text)(FILE *f, const char *path, const void *facts);
+	/* Returns 0 or -ENOMEM. NULL in builds without json-c: --json is then an error. */
+	int (*print_json)(FILE *f, const char *path, const void *facts);
+	/* Frees what facts own. */
+	void (*finish)(void *facts);
+};
+
+/*
+ * The run() of a report command (cli_report.c): parses argv, opens the
+ * trace, collects into facts and prints; facts stays the caller's (finished
+ * after a collect). Returns an enum cli_exit: CLI_EXIT_FAILURE when the
+ * trace could not be opened or read to the end.
+ */
+int cli_run_report(const struct cli_command *cmd, int argc, char **argv,
+	const struct cli_report_impl *impl, void *facts);
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * hwc-trace info: where a trace was taken, its header, displays, counts,
  * sizes and duration. Reads the whole trace; the text printer is here, the
- * JSON one in info_json.c.
+ * JSON one in info_json.c, the option parsing and the run in cli_report.c.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -13,15 +13,6 @@
 #include "hwct_config.h"
 #include "info.h"
 #include "pb.h"
-
-enum {
-	OPT_JSON = 256,
-};
-
-static const struct cli_option options[] = {
-	{ "json", 0, false, OPT_JSON },
-	{ NULL, 0, false, 0 },
-};
 
 static const char *or_unknown(const char *s)
 {
@@ -190,8 +181,10 @@ static void print_bytes(FILE *f, const struct info_facts *facts)
 	}
 }
 
-static void print_text(FILE *f, const char *path, const struct info_facts *facts)
+static void print_text(FILE *f, const char *path, const void *arg)
 {
+	const struct info_facts *facts = arg;
+
 	print_header(f, path, facts->trace);
 	print_environment(f, facts->environment);
 	fputs("\ndisplays\n", f);
@@ -203,67 +196,49 @@ static void print_text(FILE *f, const char *path, const struct info_facts *facts
 	}
 	print_counts(f, facts);
 	print_bytes(f, facts);
-	if (!facts->complete) {
-		fputs("\n(incomplete: reading stopped at the error below)\n", f);
-	}
 }
+
+/* ----------------------------------------------- the report (cli_report.c) */
+
+static int collect(struct hwct_reader *r, void *facts)
+{
+	return info_collect(r, facts);
+}
+
+static const struct hwct_error *stopped(const void *arg)
+{
+	const struct info_facts *facts = arg;
+
+	return facts->complete ? NULL : &facts->error;
+}
+
+#if HWCT_HAVE_JSON
+static int print_json(FILE *f, const char *path, const void *facts)
+{
+	return info_print_json(f, path, facts);
+}
+#endif
+
+static void finish(void *facts)
+{
+	info_facts_finish(facts);
+}
+
+static const struct cli_report_impl report = {
+	.collect = collect,
+	.stopped = stopped,
+	.print_text = print_text,
+#if HWCT_HAVE_JSON
+	.print_json = print_json,
+#endif
+	.finish = finish,
+};
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct info_facts facts = { 0 };
-	struct cli_parser p;
-	struct hwct_reader *r;
-	struct hwct_error err;
-	bool json = false;
-	int key, ret = CLI_EXIT_USAGE;
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return CLI_EXIT_FAILURE;
-	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		if (key == CLI_KEY_HELP) {
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		}
-		json = key == OPT_JSON ? true : json;
-	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count != 1) {
-		cli_usage_error(cmd, p.positional_count ? "too many arguments" : "no trace file given");
-		goto out;
-	}
-	if (json && !HWCT_HAVE_JSON) {
-		ret = cli_no_json(cmd);
-		goto out;
-	}
-	r = hwct_reader_open(p.positional[0], &err);
-	if (!r) {
-		cli_error("%s", err.message);
-		ret = CLI_EXIT_FAILURE;
-		goto out;
-	}
-	ret = info_collect(r, &facts) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-#if HWCT_HAVE_JSON
-	if (json && info_print_json(stdout, p.positional[0], &facts) < 0) {
-		cli_error("out of memory");
-		ret = CLI_EXIT_FAILURE;
-	}
-#endif
-	if (!json) {
-		print_text(stdout, p.positional[0], &facts);
-	}
-	if (!facts.complete) {
-		cli_error("%s", facts.error.message);
-	}
-	info_facts_finish(&facts);
-	hwct_reader_destroy(r);
-out:
-	cli_parse_finish(&p);
-	return ret;
+	return cli_run_report(cmd, argc, argv, &report, &facts);
 }
 
 const struct cli_command cmd_info = {

@@ -2,22 +2,14 @@
  * hwc-trace stats: per display, frames and frame rate, layers per frame,
  * the recorded composition decisions, offload and composition efficiency,
  * fence latencies, buffers and capture losses. Collected in
- * stats_collect.c; the text printer is here, the JSON one in stats_json.c.
+ * stats_collect.c; the text printer is here, the JSON one in stats_json.c,
+ * the option parsing and the run in cli_report.c.
  */
 #include <inttypes.h>
 
 #include "cli.h"
 #include "hwct_config.h"
 #include "stats.h"
-
-enum {
-	OPT_JSON = 256,
-};
-
-static const struct cli_option options[] = {
-	{ "json", 0, false, OPT_JSON },
-	{ NULL, 0, false, 0 },
-};
 
 static double percent(uint64_t part, uint64_t whole)
 {
@@ -103,8 +95,10 @@ static void print_display(FILE *f, const struct stats_display *d)
 	fputs(captures ? " (setLayerBuffer calls)\n" : "no setLayerBuffer calls\n", f);
 }
 
-static void print_text(FILE *f, const char *path, const struct stats_facts *facts)
+static void print_text(FILE *f, const char *path, const void *arg)
 {
+	const struct stats_facts *facts = arg;
+
 	fprintf(f, "file              %s\n", path);
 	fprintf(f, "frames            %" PRIu64 " on %zu display%s\n", facts->frames, facts->display_count,
 		facts->display_count == 1 ? "" : "s");
@@ -122,67 +116,49 @@ static void print_text(FILE *f, const char *path, const struct stats_facts *fact
 	for (size_t i = 0; i < facts->display_count; i++) {
 		print_display(f, &facts->displays[i]);
 	}
-	if (!facts->complete) {
-		fputs("\n(incomplete: reading stopped at the error below)\n", f);
-	}
 }
+
+/* ----------------------------------------------- the report (cli_report.c) */
+
+static int collect(struct hwct_reader *r, void *facts)
+{
+	return stats_collect(r, facts);
+}
+
+static const struct hwct_error *stopped(const void *arg)
+{
+	const struct stats_facts *facts = arg;
+
+	return facts->complete ? NULL : &facts->error;
+}
+
+#if HWCT_HAVE_JSON
+static int print_json(FILE *f, const char *path, const void *facts)
+{
+	return stats_print_json(f, path, facts);
+}
+#endif
+
+static void finish(void *facts)
+{
+	stats_facts_finish(facts);
+}
+
+static const struct cli_report_impl report = {
+	.collect = collect,
+	.stopped = stopped,
+	.print_text = print_text,
+#if HWCT_HAVE_JSON
+	.print_json = print_json,
+#endif
+	.finish = finish,
+};
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct stats_facts facts = { 0 };
-	struct cli_parser p;
-	struct hwct_reader *r;
-	struct hwct_error err;
-	bool json = false;
-	int key, ret = CLI_EXIT_USAGE;
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return CLI_EXIT_FAILURE;
-	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		if (key == CLI_KEY_HELP) {
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		}
-		json = key == OPT_JSON ? true : json;
-	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count != 1) {
-		cli_usage_error(cmd, p.positional_count ? "too many arguments" : "no trace file given");
-		goto out;
-	}
-	if (json && !HWCT_HAVE_JSON) {
-		ret = cli_no_json(cmd);
-		goto out;
-	}
-	r = hwct_reader_open(p.positional[0], &err);
-	if (!r) {
-		cli_error("%s", err.message);
-		ret = CLI_EXIT_FAILURE;
-		goto out;
-	}
-	ret = stats_collect(r, &facts) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-#if HWCT_HAVE_JSON
-	if (json && stats_print_json(stdout, p.positional[0], &facts) < 0) {
-		cli_error("out of memory");
-		ret = CLI_EXIT_FAILURE;
-	}
-#endif
-	if (!json) {
-		print_text(stdout, p.positional[0], &facts);
-	}
-	if (!facts.complete) {
-		cli_error("%s", facts.error.message);
-	}
-	stats_facts_finish(&facts);
-	hwct_reader_destroy(r);
-out:
-	cli_parse_finish(&p);
-	return ret;
+	return cli_run_report(cmd, argc, argv, &report, &facts);
 }
 
 const struct cli_command cmd_stats = {

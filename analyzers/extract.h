@@ -1,8 +1,9 @@
 /*
  * `hwc-trace extract`: one display frame's buffers as PNG files, a composed
  * preview and a frame.json, in a directory written only through its
- * descriptor. extract_image.c converts and encodes images, extract_dir.c
- * writes files, extract_frame.c does the frame, cmd_extract.c the command.
+ * descriptor (common/safe_dir.h). extract_image.c converts and encodes
+ * images, extract_dir.c opens the directory, extract_frame.c does the
+ * frame, cmd_extract.c the command.
  * Built with libpng and json-c (HWCT_HAVE_EXTRACT).
  */
 #ifndef HWCT_ANALYZERS_EXTRACT_H
@@ -45,17 +46,9 @@ const char *extract_fourcc_name(uint32_t fourcc, char buf[5]);
 /*
  * Opens the output directory, creating it (not its parents) when missing.
  * The directory itself must not be a symbolic link. Returns its fd, or
- * -errno with msg saying what.
+ * -errno with msg saying what. Files go in with safe_dir_write().
  */
 int extract_dir_open(const char *path, char *msg, size_t size);
-
-/*
- * Writes file name (a generated name, no '/') in dirfd: a new temporary file
- * (O_CREAT | O_EXCL | O_NOFOLLOW) renamed over name, so a symbolic link
- * planted under that name is replaced, never followed. write(f, ctx)
- * returns 0 or -errno. Returns 0 or -errno (nothing is left behind).
- */
-int extract_dir_write(int dirfd, const char *name, int (*write)(FILE *f, void *ctx), void *ctx);
 
 struct extract_result {
 	unsigned files;			/* files written (PNG and frame.json) */

@@ -20,6 +20,7 @@
 #include "compositor.h"
 #include "extract.h"
 #include "frame_scene.h"
+#include "safe_dir.h"
 
 #define EXTRACT_CACHE_BYTES (512u << 20)
 
@@ -109,7 +110,7 @@ static void write_image(int dirfd, const char *name, const struct scene_image *i
 		snprintf(why, sizeof(why), "format %s is not converted to PNG", extract_fourcc_name(img->fourcc, fourcc));
 	} else if (ret < 0) {
 		snprintf(why, sizeof(why), "content does not fit its layout (%s)", strerror(-ret));
-	} else if ((ret = extract_dir_write(dirfd, name, write_png, &rgba)) < 0) {
+	} else if ((ret = safe_dir_write(dirfd, name, write_png, &rgba)) < 0) {
 		snprintf(why, sizeof(why), "writing %s: %s", name, strerror(-ret));
 		fprintf(stderr, "hwc-trace: error: %s\n", why);
 		out->failures++;
@@ -238,7 +239,7 @@ static struct json_object *preview(int dirfd, const struct scene *scene, struct 
 		ret = compositor_compose(c, scene, layers, n, 0xff000000u, &target);
 	}
 	if (ret == 0) {
-		ret = extract_dir_write(dirfd, "preview.png", write_png, &rgba);
+		ret = safe_dir_write(dirfd, "preview.png", write_png, &rgba);
 	}
 	put(o, "file", ret == 0 ? json_object_new_string("preview.png") : NULL);
 	put(o, "compositor", json_object_new_string("pixman"));
@@ -322,7 +323,7 @@ int extract_frame(struct hwct_reader *r, uint64_t frame, int dirfd, struct extra
 	} else {
 		put(out->report, "preview", NULL);
 	}
-	ret = extract_dir_write(dirfd, "frame.json", write_json, out->report);
+	ret = safe_dir_write(dirfd, "frame.json", write_json, out->report);
 	if (ret < 0) {
 		fprintf(stderr, "hwc-trace: error: frame.json: %s\n", strerror(-ret));
 		out->failures++;

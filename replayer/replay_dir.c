@@ -1,4 +1,4 @@
-/* The image directory, opened and written without following links (replay_dir.h). */
+/* The image directory, opened without following links (replay_dir.h). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -107,50 +107,4 @@ bool replay_dir_valid_name(const char *name)
 		}
 	}
 	return true;
-}
-
-int replay_dir_replace(int dirfd, const char *name, int (*write)(FILE *f, void *ctx), void *ctx)
-{
-	static unsigned counter;
-	char tmp[128];
-	FILE *f;
-	int fd = -1, ret;
-
-	if (strchr(name, '/') || !name[0] || strlen(name) > 64) {
-		return -EINVAL;
-	}
-	for (unsigned tries = 0; tries < 100 && fd < 0; tries++) {
-		snprintf(tmp, sizeof(tmp), ".%s.%ld.%u.tmp", name, (long)getpid(), counter++);
-		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd < 0 && errno != EEXIST) {
-			return -errno;
-		}
-	}
-	if (fd < 0) {
-		return -EEXIST;
-	}
-	f = fdopen(fd, "wb");
-	if (!f) {
-		ret = -errno;
-		close(fd);
-		unlinkat(dirfd, tmp, 0);
-		return ret;
-	}
-	ret = write(f, ctx);
-	if (fflush(f) != 0 && ret == 0) {
-		ret = -errno;
-	}
-	if (ferror(f) && ret == 0) {
-		ret = -EIO;
-	}
-	if (fclose(f) != 0 && ret == 0) {
-		ret = -errno;
-	}
-	if (ret == 0 && renameat(dirfd, tmp, dirfd, name) != 0) {
-		ret = -errno;
-	}
-	if (ret < 0) {
-		unlinkat(dirfd, tmp, 0);
-	}
-	return ret;
 }

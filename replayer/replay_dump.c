@@ -3,7 +3,7 @@
  * mismatch against known-good results the -expected/-actual/-diff trio
  * (replay_session.h). Names are made here from frame numbers, never taken
  * from the trace; files go in only through the directory's descriptor
- * (replay_dir.h).
+ * (common/safe_dir.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "replay_dir.h"
 #include "replay_png.h"
 #include "replay_session.h"
+#include "safe_dir.h"
 
 static int write_png(FILE *f, void *ctx)
 {
@@ -24,7 +24,7 @@ static int write_png(FILE *f, void *ctx)
 
 static int dump(struct replay_session *s, const char *name, const struct comp_target *img)
 {
-	return replay_dir_replace(s->dump_dir, name, write_png, (void *)img);
+	return safe_dir_write(s->dump_dir, name, write_png, (void *)img);
 }
 
 int replay_dump_frame(struct replay_session *s, uint64_t frame, const struct comp_target *img, char name[65])

@@ -12,6 +12,27 @@
 
 #include "hwc2_private.h"
 
+/*
+ * The getters of a constant: the display's errors, then BAD_PARAMETER when
+ * out is NULL, else *out = value. out points to a uint32_t or to an int32_t
+ * (which may be accessed as its unsigned type: the values here are small).
+ */
+static int32_t get_constant(hwc2_device_t *device, hwc2_display_t display, uint32_t *out,
+	uint32_t value)
+{
+	struct hwc2_kms_device *d;
+	int32_t ret = hwc2_kms_enter(device, display, &d);
+
+	if (ret != HWC2_ERROR_NONE) {
+		return ret;
+	}
+	if (!out) {
+		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
+	}
+	*out = value;
+	return hwc2_kms_leave(d, HWC2_ERROR_NONE);
+}
+
 static int32_t get_display_attribute(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_config_t config, int32_t attribute, int32_t *out_value)
 {
@@ -71,17 +92,7 @@ static int32_t get_display_configs(hwc2_device_t *device, hwc2_display_t display
 static int32_t get_active_config(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_config_t *out_config)
 {
-	struct hwc2_kms_device *d;
-	int32_t ret = hwc2_kms_enter(device, display, &d);
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (!out_config) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	*out_config = HWC2_KMS_CONFIG;
-	return hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return get_constant(device, display, out_config, HWC2_KMS_CONFIG);
 }
 
 static int32_t set_active_config(hwc2_device_t *device, hwc2_display_t display, hwc2_config_t config)
@@ -119,49 +130,19 @@ static int32_t get_display_name(hwc2_device_t *device, hwc2_display_t display, u
 
 static int32_t get_display_type(hwc2_device_t *device, hwc2_display_t display, int32_t *out_type)
 {
-	struct hwc2_kms_device *d;
-	int32_t ret = hwc2_kms_enter(device, display, &d);
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (!out_type) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	*out_type = HWC2_DISPLAY_TYPE_PHYSICAL;
-	return hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return get_constant(device, display, (uint32_t *)out_type, HWC2_DISPLAY_TYPE_PHYSICAL);
 }
 
 static int32_t get_doze_support(hwc2_device_t *device, hwc2_display_t display, int32_t *out_support)
 {
-	struct hwc2_kms_device *d;
-	int32_t ret = hwc2_kms_enter(device, display, &d);
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (!out_support) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	*out_support = 0;
-	return hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return get_constant(device, display, (uint32_t *)out_support, 0);
 }
 
 static int32_t get_hdr_capabilities(hwc2_device_t *device, hwc2_display_t display,
 	uint32_t *out_count, int32_t *out_types, float *out_max_luminance,
 	float *out_max_average_luminance, float *out_min_luminance)
 {
-	struct hwc2_kms_device *d;
-	int32_t ret = hwc2_kms_enter(device, display, &d);
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (!out_count) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	*out_count = 0;
-	return hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return get_constant(device, display, out_count, 0);	/* no HDR type */
 }
 
 /* One value through the count-then-fill pattern. */
@@ -326,17 +307,7 @@ static int32_t set_power_mode(hwc2_device_t *device, hwc2_display_t display, int
 static int32_t get_display_capabilities(hwc2_device_t *device, hwc2_display_t display,
 	uint32_t *out_count, uint32_t *out_capabilities)
 {
-	struct hwc2_kms_device *d;
-	int32_t ret = hwc2_kms_enter(device, display, &d);
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (!out_count) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	*out_count = 0;
-	return hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return get_constant(device, display, out_count, 0);	/* no capability */
 }
 
 static uint32_t get_max_virtual_display_count(hwc2_device_t *device)

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,6 +122,53 @@ static int32_t changed(struct hwc2_kms_device *d, bool change, int32_t ret)
 	return hwc2_kms_leave(d, ret);
 }
 
+/*
+ * The setters of one member: after the display's and the layer's errors,
+ * returns bad unless it is HWC2_ERROR_NONE (the argument is refused), else
+ * copies size bytes of value over the layer's member at offset,
+ * invalidating when they differ.
+ */
+static int32_t set_member(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	int32_t bad, size_t offset, const void *value, size_t size)
+{
+	struct hwc2_kms_device *d;
+	struct hwc2_kms_layer *l;
+	int32_t ret = enter_layer(device, display, layer, &d, &l);
+	unsigned char *member;
+	bool change;
+
+	if (ret != HWC2_ERROR_NONE) {
+		return ret;
+	}
+	if (bad != HWC2_ERROR_NONE) {
+		return hwc2_kms_leave(d, bad);
+	}
+	member = (unsigned char *)l + offset;
+	change = memcmp(member, value, size) != 0;
+	memcpy(member, value, size);
+	return changed(d, change, HWC2_ERROR_NONE);
+}
+
+/* 0, failing to build unless a and b have the same size. */
+#define SAME_SIZE(a, b) (0 * sizeof(struct { \
+	_Static_assert(sizeof(a) == sizeof(b), #a " is not the size of " #b); char c; }))
+
+/* set_member() of the layer's member m from variable v (of m's type), in a setter's body. */
+#define SET_MEMBER(m, v, bad) set_member(device, display, layer, (bad), \
+	offsetof(struct hwc2_kms_layer, m), &(v), \
+	sizeof(v) + SAME_SIZE(v, ((struct hwc2_kms_layer *)NULL)->m))
+
+/* The setters of what is not kept: the display's and the layer's errors, else result. */
+static int32_t check_only(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
+	int32_t result)
+{
+	struct hwc2_kms_device *d;
+	struct hwc2_kms_layer *l;
+	int32_t ret = enter_layer(device, display, layer, &d, &l);
+
+	return ret != HWC2_ERROR_NONE ? ret : hwc2_kms_leave(d, result);
+}
+
 static int32_t set_layer_buffer(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
 	buffer_handle_t buffer, int32_t acquire_fence)
 {
@@ -150,31 +198,16 @@ static int32_t set_layer_buffer(hwc2_device_t *device, hwc2_display_t display, h
 static int32_t set_layer_surface_damage(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, hwc_region_t damage)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-
 	/* damage is a hint: the whole buffer is shown (or copied) each frame */
-	return ret != HWC2_ERROR_NONE ? ret : hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return check_only(device, display, layer, HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_blend_mode(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, int32_t mode)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-	bool change;
+	bool bad = mode < HWC2_BLEND_MODE_NONE || mode > HWC2_BLEND_MODE_COVERAGE;
 
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (mode < HWC2_BLEND_MODE_NONE || mode > HWC2_BLEND_MODE_COVERAGE) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	change = l->blend != mode;
-	l->blend = mode;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(blend, mode, bad ? HWC2_ERROR_BAD_PARAMETER : HWC2_ERROR_NONE);
 }
 
 static uint32_t pack_color(uint8_t r, uint8_t g, uint8_t b, uint8_t a)
@@ -185,17 +218,7 @@ static uint32_t pack_color(uint8_t r, uint8_t g, uint8_t b, uint8_t a)
 static int32_t set_color(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
 	uint32_t color)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-	bool change;
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	change = l->color != color;
-	l->color = color;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(color, color, HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_color(hwc2_device_t *device, hwc2_display_t display, hwc2_layer_t layer,
@@ -222,23 +245,14 @@ static int32_t set_layer_float_color(hwc2_device_t *device, hwc2_display_t displ
 static int32_t set_layer_composition_type(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, int32_t type)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-	bool change;
+	int32_t bad = HWC2_ERROR_NONE;
 
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
 	if (type < HWC2_COMPOSITION_CLIENT || type > HWC2_COMPOSITION_SIDEBAND) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
+		bad = HWC2_ERROR_BAD_PARAMETER;
+	} else if (type == HWC2_COMPOSITION_SIDEBAND) {
+		bad = HWC2_ERROR_UNSUPPORTED;
 	}
-	if (type == HWC2_COMPOSITION_SIDEBAND) {
-		return hwc2_kms_leave(d, HWC2_ERROR_UNSUPPORTED);
-	}
-	change = l->requested != type;
-	l->requested = type;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(requested, type, bad);
 }
 
 static int32_t set_layer_dataspace(hwc2_device_t *device, hwc2_display_t display,
@@ -258,18 +272,9 @@ static int32_t set_layer_dataspace(hwc2_device_t *device, hwc2_display_t display
 static int32_t set_layer_display_frame(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, hwc_rect_t frame)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
 	struct hwct_rect r = { frame.left, frame.top, frame.right, frame.bottom };
-	bool change;
 
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	change = memcmp(&l->frame, &r, sizeof(r)) != 0;
-	l->frame = r;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(frame, r, HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_plane_alpha(hwc2_device_t *device, hwc2_display_t display,
@@ -295,74 +300,36 @@ static int32_t set_layer_plane_alpha(hwc2_device_t *device, hwc2_display_t displ
 static int32_t set_layer_sideband_stream(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, const native_handle_t *stream)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-
-	return ret != HWC2_ERROR_NONE ? ret : hwc2_kms_leave(d, HWC2_ERROR_UNSUPPORTED);
+	return check_only(device, display, layer, HWC2_ERROR_UNSUPPORTED);
 }
 
 static int32_t set_layer_source_crop(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, hwc_frect_t crop)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
 	struct hwct_frect r = { crop.left, crop.top, crop.right, crop.bottom };
-	bool change;
 
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	change = memcmp(&l->crop, &r, sizeof(r)) != 0;
-	l->crop = r;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(crop, r, HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_transform(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, int32_t transform)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-	bool change;
+	bool bad = transform < 0 || transform > 7;
 
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (transform < 0 || transform > 7) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	change = l->transform != transform;
-	l->transform = transform;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(transform, transform, bad ? HWC2_ERROR_BAD_PARAMETER : HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_visible_region(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, hwc_region_t visible)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-
 	/* the whole display frame is shown: a visible region only saves work */
-	return ret != HWC2_ERROR_NONE ? ret : hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return check_only(device, display, layer, HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_z_order(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, uint32_t z)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-	bool change;
-
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	change = l->z != z;
-	l->z = z;
-	return changed(d, change, HWC2_ERROR_NONE);
+	return SET_MEMBER(z, z, HWC2_ERROR_NONE);
 }
 
 static int32_t set_cursor_position(hwc2_device_t *device, hwc2_display_t display,
@@ -388,35 +355,21 @@ static int32_t set_cursor_position(hwc2_device_t *device, hwc2_display_t display
 static int32_t set_layer_per_frame_metadata(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, uint32_t count, const int32_t *keys, const float *metadata)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-
 	/* HDR metadata: no HDR output, nothing to do with it */
-	return ret != HWC2_ERROR_NONE ? ret : hwc2_kms_leave(d, HWC2_ERROR_NONE);
+	return check_only(device, display, layer, HWC2_ERROR_NONE);
 }
 
 static int32_t set_layer_color_transform(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t layer, const float *matrix)
 {
-	struct hwc2_kms_device *d;
-	struct hwc2_kms_layer *l;
-	int32_t ret = enter_layer(device, display, layer, &d, &l);
-	bool identity = true, change;
+	bool identity = true, other;
 
-	if (ret != HWC2_ERROR_NONE) {
-		return ret;
-	}
-	if (!matrix) {
-		return hwc2_kms_leave(d, HWC2_ERROR_BAD_PARAMETER);
-	}
-	for (int i = 0; i < 16; i++) {
+	for (int i = 0; matrix && i < 16; i++) {
 		identity = identity && matrix[i] == (i % 5 == 0 ? 1.0f : 0.0f);
 	}
 	/* no plane applies a matrix: a non-identity one makes the layer CLIENT */
-	change = l->color_transform != !identity;
-	l->color_transform = !identity;
-	return changed(d, change, HWC2_ERROR_NONE);
+	other = !identity;
+	return SET_MEMBER(color_transform, other, matrix ? HWC2_ERROR_NONE : HWC2_ERROR_BAD_PARAMETER);
 }
 
 const struct hwc2_kms_fn hwc2_kms_layer_fns[] = {

@@ -1,7 +1,7 @@
 /*
  * Round-trip tests of the generated HWC2 name tables (<hwct/hwc2_names.h>).
  * Usage: names_test CASE, one meson test per case (see cases[] below).
- * Exit status 0 on success, 1 on a failed check (each failure is printed).
+ * Exit status 0 on success, 1 on a failed check (each failure is printed, check.h).
  */
 #include <ctype.h>
 #include <stdbool.h>
@@ -12,17 +12,10 @@
 #include <hardware/hwcomposer2.h>
 #include <hwct/hwc2_names.h>
 
-static int failures;
+#define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
+#include "check.h"
 
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			failures++; \
-		} \
-	} while (0)
+struct check_tally check_tally;
 
 static bool str_eq(const char *a, const char *b)
 {
@@ -314,7 +307,7 @@ int main(int argc, char *argv[])
 		if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
 			cases[i].run();
 			if (argc >= 2) {
-				return failures == 0 ? 0 : 1;
+				return check_status();
 			}
 		}
 	}
@@ -322,5 +315,5 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "unknown case %s\n", argv[1]);
 		return 2;
 	}
-	return failures == 0 ? 0 : 1;
+	return check_status();
 }

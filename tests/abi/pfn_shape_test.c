@@ -13,23 +13,16 @@
 
 #include <hardware/hwcomposer2.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
+#include "check.h"
+
 #define SHAPE(fn, pfn) \
 	_Static_assert(_Generic(&(fn), pfn: 1, default: 0), #fn " is not a " #pfn)
 
 #define DISPLAY ((hwc2_display_t)0x1122334455667788u)
 #define LAYER ((hwc2_layer_t)0x99aabbccddeeff01u)
 
-static int failures;
-static int calls;
-
-#define CHECK(cond) \
-	do { \
-		calls++; \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++; \
-		} \
-	} while (0)
+struct check_tally check_tally;
 
 static const hwc_rect_t rects[2] = { { 1, 2, 3, 4 }, { -5, -6, 70000, 80000 } };
 
@@ -369,10 +362,9 @@ int main(void)
 
 	CHECK(hwc2_close(dev) == 0 && closed == 1);
 
-	if (failures != 0) {
-		fprintf(stderr, "%d of %d checks failed\n", failures, calls);
+	if (check_status() != 0) {
 		return 1;
 	}
-	printf("%d checks passed\n", calls);
+	printf("%d checks passed\n", check_tally.run);
 	return 0;
 }

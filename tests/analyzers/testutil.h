@@ -8,28 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"	/* CHECK, CHECK_MSG, CHECK_EQ_U64: fatal */
+
 #define TEST_SKIP 77	/* meson: the test was skipped */
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
-
-#define CHECK_MSG(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} \
-} while (0)
-
-#define CHECK_EQ_U64(a, b) do { \
-	unsigned long long a_ = (unsigned long long)(a), b_ = (unsigned long long)(b); \
-	CHECK_MSG(a_ == b_, "%s = %llu, expected %s = %llu", #a, a_, #b, b_); \
-} while (0)
 
 /* A fresh directory for this test (removed with its files by test_cleanup). */
 const char *test_dir(void);

@@ -10,23 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"	/* CHECK, CHECK_MSG: fatal */
 #include "compositor.h"
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
-
-#define CHECK_MSG(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} \
-} while (0)
 
 #define TEST_SKIP 77	/* meson: skipped */
 

@@ -10,21 +10,7 @@
 #include <hwct/reader.h>
 #include <hwct/writer.h>
 
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
-
-#define CHECK_MSG(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} \
-} while (0)
+#include "check.h"	/* CHECK, CHECK_MSG: fatal */
 
 struct test_case {
 	const char *name;

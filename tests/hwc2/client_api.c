@@ -12,7 +12,7 @@
 #include "hwc2_client.h"
 
 #define DISPLAY 0
-#define E(ret, want, ...) HC_CHECK((ret) == (want), __VA_ARGS__)
+#define E(ret, want, ...) CHECK((ret) == (want), __VA_ARGS__)
 
 static bool queries(struct hc_module *m)
 {
@@ -31,7 +31,7 @@ static bool queries(struct hc_module *m)
 	ok = E(m->fn.get_display_type(d, DISPLAY, &type), HWC2_ERROR_NONE, "getDisplayType") &&
 		E(type, HWC2_DISPLAY_TYPE_PHYSICAL, "display type %d", type) && ok;
 	ok = E(m->fn.get_display_configs(d, DISPLAY, &n, NULL), HWC2_ERROR_NONE, "getDisplayConfigs") &&
-		HC_CHECK(n >= 1 && n <= 4, "%u configs", n) && ok;
+		CHECK(n >= 1 && n <= 4, "%u configs", n) && ok;
 	ok = E(m->fn.get_display_configs(d, DISPLAY, &n, configs), HWC2_ERROR_NONE, "getDisplayConfigs") && ok;
 	ok = E(m->fn.get_active_config(d, DISPLAY, &cfg), HWC2_ERROR_NONE, "getActiveConfig") &&
 		E(cfg, configs[0], "active config %u", cfg) && ok;
@@ -41,14 +41,14 @@ static bool queries(struct hc_module *m)
 	ok = E(m->fn.get_display_attribute(d, DISPLAY, cfg, HWC2_ATTRIBUTE_WIDTH, &v), HWC2_ERROR_NONE,
 		"WIDTH") && E(v, VS_WIDTH, "width %d (HWCT_KMS_MODE)", v) && ok;
 	ok = E(m->fn.get_display_attribute(d, DISPLAY, cfg, HWC2_ATTRIBUTE_VSYNC_PERIOD, &v),
-		HWC2_ERROR_NONE, "VSYNC_PERIOD") && HC_CHECK(v > 16000000 && v < 17000000,
+		HWC2_ERROR_NONE, "VSYNC_PERIOD") && CHECK(v > 16000000 && v < 17000000,
 		"vsync period %d ns at 60 Hz", v) && ok;
 	ok = E(m->fn.get_display_attribute(d, DISPLAY, cfg, HWC2_ATTRIBUTE_DPI_X, &v), HWC2_ERROR_NONE,
 		"DPI_X") && ok;
 	ok = E(m->fn.get_display_attribute(d, DISPLAY, cfg + 100, HWC2_ATTRIBUTE_WIDTH, &v),
 		HWC2_ERROR_BAD_CONFIG, "attribute of a bad config") && ok;
 	ok = E(m->fn.get_display_name(d, DISPLAY, &size, NULL), HWC2_ERROR_NONE, "getDisplayName") &&
-		HC_CHECK(size > 0 && size < sizeof(name), "name size %u", size) && ok;
+		CHECK(size > 0 && size < sizeof(name), "name size %u", size) && ok;
 	if (size > 0 && size < sizeof(name)) {
 		m->fn.get_display_name(d, DISPLAY, &size, name);
 		name[size] = '\0';
@@ -133,9 +133,9 @@ static bool power_and_vsync(struct hc_module *m)
 	pthread_mutex_unlock(&m->lock);
 	printf("api: %u vsync callbacks in 0.5 s, %u after disabling, %u refresh after power on\n",
 		enabled, after - before, refreshes);
-	ok = HC_CHECK(enabled >= 5, "%u vsync callbacks in 0.5 s at 60 Hz", enabled) && ok;
-	ok = HC_CHECK(after == before, "vsync callbacks after setVsyncEnabled(DISABLE)") && ok;
-	return HC_CHECK(refreshes >= 1, "no REFRESH after power ON") && ok;
+	ok = CHECK(enabled >= 5, "%u vsync callbacks in 0.5 s at 60 Hz", enabled) && ok;
+	ok = CHECK(after == before, "vsync callbacks after setVsyncEnabled(DISABLE)") && ok;
+	return CHECK(refreshes >= 1, "no REFRESH after power ON") && ok;
 }
 
 /* A non-identity color transform sends every layer to the client. */
@@ -150,7 +150,7 @@ static bool color_transform(struct hc_module *m, struct hc_alloc *a)
 	ok = ok && E(m->fn.set_color_transform(m->dev, DISPLAY, gray, 1), HWC2_ERROR_NONE,
 		"setColorTransform(matrix)") && hc_session_frame(&s, NULL, &f);
 	if (ok) {
-		ok = HC_CHECK(f.client == s.count, "color transform: %u of %zu layers CLIENT", f.client, s.count);
+		ok = CHECK(f.client == s.count, "color transform: %u of %zu layers CLIENT", f.client, s.count);
 		hc_frame_finish(&f);
 	}
 	ok = ok && E(m->fn.set_color_transform(m->dev, DISPLAY, NULL, HAL_COLOR_TRANSFORM_IDENTITY),
@@ -178,7 +178,7 @@ static bool cursor(struct hc_module *m, struct hc_alloc *a)
 	stack.layers[4].composition = HWC2_COMPOSITION_CURSOR;
 	ok = hc_session_start(&s, m, a, &stack) && hc_session_frame(&s, NULL, &f);
 	if (ok) {
-		ok = HC_CHECK(s.layers[4].validated == HWC2_COMPOSITION_DEVICE,
+		ok = CHECK(s.layers[4].validated == HWC2_COMPOSITION_DEVICE,
 			"a CURSOR layer on a plane validated as %d, not DEVICE", s.layers[4].validated);
 		hc_frame_finish(&f);
 	}
@@ -208,7 +208,7 @@ bool hc_case_api(struct hc_module *m, const struct hc_options *o)
 	ok = hc_module_open(m);
 	if (ok) {
 		pthread_mutex_lock(&m->lock);
-		ok = HC_CHECK(m->hotplugs == 1 && m->hotplug_in_register,
+		ok = CHECK(m->hotplugs == 1 && m->hotplug_in_register,
 			"HOTPLUG: %u callbacks, %s registerCallback", m->hotplugs,
 			m->hotplug_in_register ? "inside" : "not inside");
 		pthread_mutex_unlock(&m->lock);
@@ -218,9 +218,9 @@ bool hc_case_api(struct hc_module *m, const struct hc_options *o)
 		ok = color_transform(m, &a) && ok;
 		ok = cursor(m, &a) && ok;
 		dump = hc_module_dump(m);
-		ok = HC_CHECK(dump && strlen(dump) > 0, "empty dump") && ok;
+		ok = CHECK(dump && strlen(dump) > 0, "empty dump") && ok;
 		if (m->last_frame) {
-			ok = HC_CHECK(dump && strstr(dump, "plan: "), "no plan in the dump") && ok;
+			ok = CHECK(dump && strstr(dump, "plan: "), "no plan in the dump") && ok;
 		}
 		free(dump);
 	}

@@ -121,7 +121,7 @@ bool hc_buffer_create(struct hc_alloc *a, uint32_t fourcc, uint32_t width, uint3
 {
 	hc_buffer_init(b);
 	if (!create_gbm(a, fourcc, width, height, b) && !create_memfd(fourcc, width, height, b)) {
-		HC_CHECK(false, "no buffer %ux%u of %.4s", width, height, (const char *)&fourcc);
+		CHECK(false, "no buffer %ux%u of %.4s", width, height, (const char *)&fourcc);
 		hc_buffer_destroy(b);
 		return false;
 	}
@@ -131,7 +131,7 @@ bool hc_buffer_create(struct hc_alloc *a, uint32_t fourcc, uint32_t width, uint3
 	b->tb.fourcc = fourcc;
 	b->tb.hal_format = hal_format(fourcc);
 	b->handle = hwct_test_handle_create(&b->tb);
-	return HC_CHECK(b->handle != NULL, "out of memory");
+	return CHECK(b->handle != NULL, "out of memory");
 }
 
 void hc_buffer_destroy(struct hc_buffer *b)
@@ -168,7 +168,7 @@ static bool wait_release(struct hc_buffer *b)
 		close(b->release_fence);
 		b->release_fence = -1;
 	}
-	return HC_CHECK(ret == 1, "a release fence did not signal in %d ms", HC_FENCE_MS);
+	return CHECK(ret == 1, "a release fence did not signal in %d ms", HC_FENCE_MS);
 }
 
 /* Copies img's rows into the buffer (gbm map or memfd map). */
@@ -216,10 +216,10 @@ bool hc_buffer_fill(struct hc_buffer *b, const struct vs_layer *l, uint32_t fram
 {
 	struct scene_image img;
 
-	if (!wait_release(b) || !HC_CHECK(vs_image_make(l, frame, &img), "out of memory")) {
+	if (!wait_release(b) || !CHECK(vs_image_make(l, frame, &img), "out of memory")) {
 		return false;
 	}
-	if (!HC_CHECK(upload(b, &img), "writing a %ux%u buffer", l->width, l->height)) {
+	if (!CHECK(upload(b, &img), "writing a %ux%u buffer", l->width, l->height)) {
 		free((void *)img.data);
 		return false;
 	}
@@ -241,17 +241,17 @@ bool hc_buffer_compose(struct hc_buffer *b, struct compositor *c, const struct s
 		return false;
 	}
 	t.data = malloc((size_t)t.stride * t.height);
-	if (!HC_CHECK(t.data != NULL, "out of memory")) {
+	if (!CHECK(t.data != NULL, "out of memory")) {
 		return false;
 	}
 	ret = compositor_compose(c, scene, layers, count, 0, &t);
-	if (!HC_CHECK(ret == 0, "client composition: %d", ret)) {
+	if (!CHECK(ret == 0, "client composition: %d", ret)) {
 		free(t.data);
 		return false;
 	}
 	img.data = t.data;
 	img.size = (size_t)t.stride * t.height;
-	if (!HC_CHECK(upload(b, &img), "writing the client target")) {
+	if (!CHECK(upload(b, &img), "writing the client target")) {
 		free(t.data);
 		return false;
 	}

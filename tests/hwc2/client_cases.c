@@ -56,8 +56,8 @@ static bool check_readback(struct hc_module *m, const struct hc_frame *f, int to
 		return true;	/* another module: nothing to read back */
 	}
 	ret = m->last_frame(m->dev, 1, &rb);
-	if (!HC_CHECK(ret == 0 && rb.pixels, "%s: no readback (%d)", what, ret) ||
-		!HC_CHECK(vs_reference(&f->scene, &ref) == 0, "%s: reference", what)) {
+	if (!CHECK(ret == 0 && rb.pixels, "%s: no readback (%d)", what, ret) ||
+		!CHECK(vs_reference(&f->scene, &ref) == 0, "%s: reference", what)) {
 		free(rb.pixels);
 		return false;
 	}
@@ -73,10 +73,10 @@ static bool check_readback(struct hc_module *m, const struct hc_frame *f, int to
 
 		printf("%s: writeback checksum %s, reference %s\n", what, hwct_hash_to_hex(&have, a),
 			hwct_hash_to_hex(&want, b));
-		return HC_CHECK(hwct_hash_equal(&have, &want), "%s: checksum differs (max %u at %u,%u)",
+		return CHECK(hwct_hash_equal(&have, &want), "%s: checksum differs (max %u at %u,%u)",
 			what, d.max, d.x, d.y);
 	}
-	return HC_CHECK(d.max <= (unsigned)tol, "%s: max difference %u at (%u,%u) > %d", what, d.max,
+	return CHECK(d.max <= (unsigned)tol, "%s: max difference %u at (%u,%u) > %d", what, d.max,
 		d.x, d.y, tol);
 }
 
@@ -148,10 +148,10 @@ bool hc_case_stack(struct hc_module *m, const struct hc_options *o)
 		snprintf(what, sizeof(what), "stack frame %d", i);
 		ok = hc_session_frame(&s, NULL, &f);
 		if (ok && o->expect_overlays > 0) {
-			ok = HC_CHECK(f.validate_ret == HWC2_ERROR_NONE && f.client == 0,
+			ok = CHECK(f.validate_ret == HWC2_ERROR_NONE && f.client == 0,
 				"%s: %u changes, %u client layers: expected all DEVICE", what, f.changed, f.client);
 		} else if (ok) {
-			ok = HC_CHECK(f.client == s.count && f.client_target, "%s: %u of %zu layers CLIENT",
+			ok = CHECK(f.client == s.count && f.client_target, "%s: %u of %zu layers CLIENT",
 				what, f.client, s.count);
 		}
 		ok = ok && check_readback(m, &f, -1, what);
@@ -159,7 +159,7 @@ bool hc_case_stack(struct hc_module *m, const struct hc_options *o)
 	}
 	dump = ok ? show_dump(m, "stack") : NULL;
 	for (size_t i = 0; ok && o->expect_overlays == 0 && i < s.count; i++) {
-		ok = HC_CHECK(dump_says(dump, s.layers[i].id, "no-plane"), "stack: layer %zu is not "
+		ok = CHECK(dump_says(dump, s.layers[i].id, "no-plane"), "stack: layer %zu is not "
 			"client for no-plane", i);
 	}
 	free(dump);
@@ -186,14 +186,14 @@ bool hc_case_refuse(struct hc_module *m, const struct hc_options *o)
 		if (ok) {
 			printf("%s: %u changed types, %u client layers\n", what, f.changed, f.client);
 			for (size_t i = 1; i <= 3; i++) {
-				ok = HC_CHECK(s.layers[i].validated == HWC2_COMPOSITION_CLIENT,
+				ok = CHECK(s.layers[i].validated == HWC2_COMPOSITION_CLIENT,
 					"%s: layer %zu is %d, not CLIENT", what, i, s.layers[i].validated) && ok;
 			}
 			ok = check_readback(m, &f, TOL_BLEND, what) && ok;
 			hc_frame_finish(&f);
 			dump = show_dump(m, what);
 			for (size_t i = 1; m->last_frame && i <= 3; i++) {
-				ok = HC_CHECK(dump_says(dump, s.layers[i].id, reasons[i]),
+				ok = CHECK(dump_says(dump, s.layers[i].id, reasons[i]),
 					"%s: layer %zu: no \"%s\" in the dump", what, i, reasons[i]) && ok;
 			}
 			free(dump);
@@ -221,7 +221,7 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 		hc_print_fds("before open");
 	}
 	ok = hc_module_open(m) && hc_session_start(&s, m, &a, vs_stack_find("mixed"));
-	ok = ok && HC_CHECK(m->fn.set_vsync_enabled(m->dev, 0, HWC2_VSYNC_ENABLE) == HWC2_ERROR_NONE,
+	ok = ok && CHECK(m->fn.set_vsync_enabled(m->dev, 0, HWC2_VSYNC_ENABLE) == HWC2_ERROR_NONE,
 		"setVsyncEnabled");
 	t0 = hc_now_ms();
 	for (unsigned i = 0; ok && i < frames; i++) {
@@ -229,10 +229,10 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 
 		snprintf(what, sizeof(what), "frames: frame %u", i);
 		ok = hc_session_frame(&s, NULL, &f) &&
-			HC_CHECK(f.client_target && f.release_unexpected == 0,
+			CHECK(f.client_target && f.release_unexpected == 0,
 				"%s: client target %d, %u unexpected release fences", what, f.client_target,
 				f.release_unexpected) &&
-			HC_CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1, "%s: present fence", what) &&
+			CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1, "%s: present fence", what) &&
 			check_readback(m, &f, TOL_BLEND, what);
 		hc_frame_finish(&f);
 		if (i == 2) {
@@ -242,15 +242,15 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 	fds_end = hc_count_fds();
 	pthread_mutex_lock(&m->lock);
 	vsyncs = m->vsyncs;
-	ok = HC_CHECK(!m->vsync_backwards, "a vsync timestamp went backwards") && ok;
+	ok = CHECK(!m->vsync_backwards, "a vsync timestamp went backwards") && ok;
 	pthread_mutex_unlock(&m->lock);
 	printf("frames: %u frames in %.0f ms, %u vsync callbacks, fds: %d open, %d after frame 2, "
 		"%d after frame %u\n", frames, hc_now_ms() - t0, vsyncs, fds_open, fds_warm, fds_end, frames);
-	ok = HC_CHECK(vsyncs > 0, "no vsync callback") && ok;
+	ok = CHECK(vsyncs > 0, "no vsync callback") && ok;
 	if (m->dev) {
 		m->fn.set_vsync_enabled(m->dev, 0, HWC2_VSYNC_DISABLE);
 		dump = show_dump(m, "frames");
-		ok = HC_CHECK(!m->last_frame || (dump && strstr(dump, "(composed here 0)")),
+		ok = CHECK(!m->last_frame || (dump && strstr(dump, "(composed here 0)")),
 			"frames: the module composed frames itself") && ok;
 		free(dump);
 	}
@@ -262,9 +262,9 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 	}
 	hc_alloc_close(&a);
 	printf("frames: fds after close %d (before open %d)\n", fds_closed, fds_open);
-	ok = HC_CHECK(fds_end == fds_warm, "fd leak: %d fds after frame 2, %d after frame %u", fds_warm,
+	ok = CHECK(fds_end == fds_warm, "fd leak: %d fds after frame 2, %d after frame %u", fds_warm,
 		fds_end, frames) && ok;
-	return HC_CHECK(fds_closed == fds_open, "fd leak: %d fds before open, %d after close", fds_open,
+	return CHECK(fds_closed == fds_open, "fd leak: %d fds before open, %d after close", fds_open,
 		fds_closed) && ok;
 }
 
@@ -278,7 +278,7 @@ static bool held_frame(struct hc_module *m, struct hc_session *s, const char *vg
 	double t0;
 	bool ok;
 
-	if (!HC_CHECK(vgem_fence_make(&v, vgem, why, sizeof(why)) == 0, "vgem fence: %s", why)) {
+	if (!CHECK(vgem_fence_make(&v, vgem, why, sizeof(why)) == 0, "vgem fence: %s", why)) {
 		vgem_fence_finish(&v);
 		return false;
 	}
@@ -287,20 +287,20 @@ static bool held_frame(struct hc_module *m, struct hc_session *s, const char *vg
 	}
 	ok = hc_session_frame(s, acquire, &f);
 	if (ok) {
-		ok = HC_CHECK(f.present_fence >= 0 && hc_fence_wait(f.present_fence, HELD_MS) == 0,
+		ok = CHECK(f.present_fence >= 0 && hc_fence_wait(f.present_fence, HELD_MS) == 0,
 			"the present fence signalled while the layer's acquire fence was held") &&
-			HC_CHECK(f.releases == s->count && f.release_unexpected == 0,
+			CHECK(f.releases == s->count && f.release_unexpected == 0,
 				"%u release fences (%u unexpected), expected %zu", f.releases,
 				f.release_unexpected, s->count) &&
-			HC_CHECK(hc_fence_wait(f.release_fence, 0) == 0,
+			CHECK(hc_fence_wait(f.release_fence, 0) == 0,
 				"a release fence signalled before this frame was presented");
 		printf("fences: present and release fences unsignalled %d ms into a held acquire fence\n",
 			HELD_MS);
 		t0 = hc_now_ms();
-		ok = HC_CHECK(vgem_fence_signal(&v) == 0, "VGEM_FENCE_SIGNAL") &&
-			HC_CHECK(hc_fence_wait(f.release_fence, HC_FENCE_MS) == 1,
+		ok = CHECK(vgem_fence_signal(&v) == 0, "VGEM_FENCE_SIGNAL") &&
+			CHECK(hc_fence_wait(f.release_fence, HC_FENCE_MS) == 1,
 				"the release fence did not signal after the acquire fence") &&
-			HC_CHECK(hc_fence_wait(f.present_fence, 0) == 1,
+			CHECK(hc_fence_wait(f.present_fence, 0) == 1,
 				"a release fence signalled before the present fence of the next frame") && ok;
 		printf("fences: released %.1f ms after the vgem signal, with the present fence\n",
 			hc_now_ms() - t0);
@@ -321,17 +321,17 @@ bool hc_case_fences(struct hc_module *m, const struct hc_options *o)
 	ok = begin(m, &a, &s, "rgba5", o);
 	for (int i = 0; ok && i < 2; i++) {
 		ok = hc_session_frame(&s, NULL, &f) &&
-			HC_CHECK(f.client == 0, "fences: frame %d: %u client layers", i, f.client) &&
-			HC_CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
+			CHECK(f.client == 0, "fences: frame %d: %u client layers", i, f.client) &&
+			CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
 				"fences: frame %d: the present fence did not signal", i) &&
-			HC_CHECK(f.releases == (i ? s.count : 0), "fences: frame %d: %u release fences", i,
+			CHECK(f.releases == (i ? s.count : 0), "fences: frame %d: %u release fences", i,
 				f.releases);
 		hc_frame_finish(&f);
 	}
 	ok = ok && held_frame(m, &s, o->vgem);
 	if (ok) {
 		ok = hc_session_frame(&s, NULL, &f) &&
-			HC_CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
+			CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
 				"fences: the frame after: the present fence did not signal");
 		hc_frame_finish(&f);
 	}
@@ -349,7 +349,7 @@ bool hc_case_run(struct hc_module *m, const struct hc_options *o)
 	int fds_warm = -1, fds_end;
 	bool ok;
 
-	if (!HC_CHECK(stack != NULL, "unknown stack %s", o->stack)) {
+	if (!CHECK(stack != NULL, "unknown stack %s", o->stack)) {
 		return false;
 	}
 	hc_alloc_open(&a, o->device);
@@ -367,7 +367,7 @@ bool hc_case_run(struct hc_module *m, const struct hc_options *o)
 	fds_end = hc_count_fds();
 	end(m, &a, &s);
 	if (o->check_fds && frames > 3) {
-		ok = HC_CHECK(fds_end == fds_warm, "fd leak: %d fds after frame 2, %d after frame %u",
+		ok = CHECK(fds_end == fds_warm, "fd leak: %d fds after frame 2, %d after frame %u",
 			fds_warm, fds_end, frames) && ok;
 	}
 	return ok;

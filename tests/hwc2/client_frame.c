@@ -39,7 +39,7 @@ static bool set_static(struct hc_session *s, struct hc_layer *l, size_t z)
 		r |= m->fn.set_layer_source_crop(m->dev, DISPLAY, l->id, crop);
 		r |= m->fn.set_layer_transform(m->dev, DISPLAY, l->id, v->transform);
 	}
-	return HC_CHECK(r == HWC2_ERROR_NONE, "layer %zu: a setLayer* call failed", z);
+	return CHECK(r == HWC2_ERROR_NONE, "layer %zu: a setLayer* call failed", z);
 }
 
 bool hc_session_start(struct hc_session *s, struct hc_module *m, struct hc_alloc *a,
@@ -61,7 +61,7 @@ bool hc_session_start(struct hc_session *s, struct hc_module *m, struct hc_alloc
 	s->stack = stack;
 	s->present_fence = -1;
 	s->target_last = -1;
-	if (!HC_CHECK(stack != NULL, "unknown stack")) {
+	if (!CHECK(stack != NULL, "unknown stack")) {
 		return false;
 	}
 	m->fn.get_display_attribute(m->dev, DISPLAY, 1, HWC2_ATTRIBUTE_WIDTH, &w);
@@ -69,8 +69,8 @@ bool hc_session_start(struct hc_session *s, struct hc_module *m, struct hc_alloc
 	s->width = (uint32_t)w;
 	s->height = (uint32_t)h;
 	s->pixman = compositor_create("pixman");
-	if (!HC_CHECK(s->pixman != NULL, "pixman compositor") ||
-		!HC_CHECK(w == VS_WIDTH && h == VS_HEIGHT, "display %dx%d, the stacks need %dx%d "
+	if (!CHECK(s->pixman != NULL, "pixman compositor") ||
+		!CHECK(w == VS_WIDTH && h == VS_HEIGHT, "display %dx%d, the stacks need %dx%d "
 			"(HWCT_KMS_MODE)", w, h, VS_WIDTH, VS_HEIGHT)) {
 		return false;
 	}
@@ -86,7 +86,7 @@ bool hc_session_start(struct hc_session *s, struct hc_module *m, struct hc_alloc
 
 		l->spec = v;
 		l->sf_type = HWC2_COMPOSITION_INVALID;
-		if (!HC_CHECK(r == HWC2_ERROR_NONE, "createLayer: %d", r)) {
+		if (!CHECK(r == HWC2_ERROR_NONE, "createLayer: %d", r)) {
 			return false;
 		}
 		s->count++;
@@ -141,7 +141,7 @@ static bool set_layers(struct hc_session *s, const int *acquire, struct hc_frame
 		if (l->spec->composition != HWC2_COMPOSITION_SOLID_COLOR) {
 			ok = hc_buffer_fill(b, l->spec, s->frame) && ok;
 			r = m->fn.set_layer_buffer(m->dev, DISPLAY, l->id, b->handle, acquire ? acquire[i] : -1);
-			ok = HC_CHECK(r == HWC2_ERROR_NONE, "setLayerBuffer: %d", r) && ok;
+			ok = CHECK(r == HWC2_ERROR_NONE, "setLayerBuffer: %d", r) && ok;
 			m->fn.set_layer_surface_damage(m->dev, DISPLAY, l->id, damage);
 			out->scene_layers[i] = vs_scene_layer(l->spec, i, &b->cpu, -1);
 		} else {
@@ -149,7 +149,7 @@ static bool set_layers(struct hc_session *s, const int *acquire, struct hc_frame
 		}
 		if (l->sf_type != l->spec->composition) {
 			r = m->fn.set_layer_composition_type(m->dev, DISPLAY, l->id, l->spec->composition);
-			ok = HC_CHECK(r == HWC2_ERROR_NONE, "setLayerCompositionType: %d", r) && ok;
+			ok = CHECK(r == HWC2_ERROR_NONE, "setLayerCompositionType: %d", r) && ok;
 			l->sf_type = l->spec->composition;
 		}
 		l->validated = l->sf_type;
@@ -180,11 +180,11 @@ static bool validate(struct hc_session *s, struct hc_frame *out)
 	int32_t r = m->fn.validate_display(m->dev, DISPLAY, &types, &requests);
 
 	out->validate_ret = r;
-	if (!HC_CHECK(r == HWC2_ERROR_NONE || r == HWC2_ERROR_HAS_CHANGES, "validateDisplay: %d", r)) {
+	if (!CHECK(r == HWC2_ERROR_NONE || r == HWC2_ERROR_HAS_CHANGES, "validateDisplay: %d", r)) {
 		return false;
 	}
 	r = m->fn.get_changed_composition_types(m->dev, DISPLAY, &n, NULL, NULL);
-	if (!HC_CHECK(r == HWC2_ERROR_NONE && n == types && n <= VS_MAX_LAYERS,
+	if (!CHECK(r == HWC2_ERROR_NONE && n == types && n <= VS_MAX_LAYERS,
 		"getChangedCompositionTypes: %d, %u types (validate said %u)", r, n, types)) {
 		return false;
 	}
@@ -192,7 +192,7 @@ static bool validate(struct hc_session *s, struct hc_frame *out)
 	for (uint32_t i = 0; r == HWC2_ERROR_NONE && i < n; i++) {
 		struct hc_layer *l = find(s, ids[i]);
 
-		if (!HC_CHECK(l != NULL, "a changed type for unknown layer %llu", (unsigned long long)ids[i])) {
+		if (!CHECK(l != NULL, "a changed type for unknown layer %llu", (unsigned long long)ids[i])) {
 			return false;
 		}
 		l->validated = kinds[i];
@@ -202,14 +202,14 @@ static bool validate(struct hc_session *s, struct hc_frame *out)
 	out->changed = n;
 	n = 0;
 	r = m->fn.get_display_requests(m->dev, DISPLAY, &display_requests, &n, NULL, NULL);
-	HC_CHECK(r == HWC2_ERROR_NONE && n == requests, "getDisplayRequests: %d, %u (validate said %u)",
+	CHECK(r == HWC2_ERROR_NONE && n == requests, "getDisplayRequests: %d, %u (validate said %u)",
 		r, n, requests);
 	if (n > 0 && n <= VS_MAX_LAYERS) {
 		m->fn.get_display_requests(m->dev, DISPLAY, &display_requests, &n, ids, kinds);
 	}
 	if (out->validate_ret == HWC2_ERROR_HAS_CHANGES) {
 		r = m->fn.accept_display_changes(m->dev, DISPLAY);
-		if (!HC_CHECK(r == HWC2_ERROR_NONE, "acceptDisplayChanges: %d", r)) {
+		if (!CHECK(r == HWC2_ERROR_NONE, "acceptDisplayChanges: %d", r)) {
 			return false;
 		}
 		/* as SurfaceFlinger: what was accepted is what was last sent */
@@ -243,7 +243,7 @@ static bool client_composition(struct hc_session *s, struct hc_frame *out)
 	}
 	r = m->fn.set_client_target(m->dev, DISPLAY, t->handle, -1, HAL_DATASPACE_V0_SRGB, damage);
 	out->client_target = true;
-	return HC_CHECK(r == HWC2_ERROR_NONE, "setClientTarget: %d", r);
+	return CHECK(r == HWC2_ERROR_NONE, "setClientTarget: %d", r);
 }
 
 /* Step 4: present, then the release fences of the buffers the last frame showed. */
@@ -256,10 +256,10 @@ static bool present(struct hc_session *s, struct hc_frame *out)
 	int32_t r = m->fn.present_display(m->dev, DISPLAY, &fence);
 	int prev = (int)((s->frame + 1) % 2);	/* the buffers of the previous frame */
 
-	if (!HC_CHECK(r == HWC2_ERROR_NONE, "presentDisplay: %d", r)) {
+	if (!CHECK(r == HWC2_ERROR_NONE, "presentDisplay: %d", r)) {
 		return false;
 	}
-	HC_CHECK(fence >= 0, "presentDisplay gave no present fence");
+	CHECK(fence >= 0, "presentDisplay gave no present fence");
 	/* the last target is off screen once this frame is */
 	if (s->target_last >= 0 && fence >= 0) {
 		hc_buffer_set_release(&s->targets[s->target_last], dup(fence));
@@ -275,7 +275,7 @@ static bool present(struct hc_session *s, struct hc_frame *out)
 	out->present_fence = fence >= 0 ? dup(fence) : -1;
 
 	r = m->fn.get_release_fences(m->dev, DISPLAY, &n, NULL, NULL);
-	if (!HC_CHECK(r == HWC2_ERROR_NONE && n <= VS_MAX_LAYERS, "getReleaseFences: %d, %u", r, n)) {
+	if (!CHECK(r == HWC2_ERROR_NONE && n <= VS_MAX_LAYERS, "getReleaseFences: %d, %u", r, n)) {
 		return false;
 	}
 	r = m->fn.get_release_fences(m->dev, DISPLAY, &n, ids, fences);

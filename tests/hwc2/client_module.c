@@ -5,7 +5,6 @@
  * callbacks registered (HOTPLUG is expected back at once).
  */
 #include <dlfcn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,28 +12,7 @@
 
 #include "hwc2_client.h"
 
-static int failures;
-
-bool hc_check(bool cond, const char *file, int line, const char *fmt, ...)
-{
-	va_list args;
-
-	if (cond) {
-		return true;
-	}
-	fprintf(stderr, "FAIL: %s:%d: ", file, line);
-	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
-	va_end(args);
-	fputc('\n', stderr);
-	failures++;
-	return false;
-}
-
-int hc_failures(void)
-{
-	return failures;
-}
+struct check_tally check_tally;
 
 bool hc_module_load(struct hc_module *m, const char *path)
 {
@@ -43,17 +21,17 @@ bool hc_module_load(struct hc_module *m, const char *path)
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->lock, NULL);
 	m->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!HC_CHECK(m->dl != NULL, "dlopen %s: %s", path, dlerror())) {
+	if (!CHECK(m->dl != NULL, "dlopen %s: %s", path, dlerror())) {
 		return false;
 	}
 	m->hmi = dlsym(m->dl, HAL_MODULE_INFO_SYM_AS_STR);
 	sym = dlsym(m->dl, HWC2_KMS_LAST_FRAME_SYMBOL);
 	memcpy(&m->last_frame, &sym, sizeof(sym));	/* POSIX: dlsym's result is a function */
-	return HC_CHECK(m->hmi != NULL, "%s has no %s", path, HAL_MODULE_INFO_SYM_AS_STR) &&
-		HC_CHECK(m->hmi->tag == HARDWARE_MODULE_TAG, "HMI tag 0x%x", m->hmi->tag) &&
-		HC_CHECK(m->hmi->id && strcmp(m->hmi->id, HWC_HARDWARE_MODULE_ID) == 0,
+	return CHECK(m->hmi != NULL, "%s has no %s", path, HAL_MODULE_INFO_SYM_AS_STR) &&
+		CHECK(m->hmi->tag == HARDWARE_MODULE_TAG, "HMI tag 0x%x", m->hmi->tag) &&
+		CHECK(m->hmi->id && strcmp(m->hmi->id, HWC_HARDWARE_MODULE_ID) == 0,
 			"HMI id \"%s\"", m->hmi->id ? m->hmi->id : "(null)") &&
-		HC_CHECK(m->hmi->methods && m->hmi->methods->open, "HMI has no open");
+		CHECK(m->hmi->methods && m->hmi->methods->open, "HMI has no open");
 }
 
 static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_t connection)
@@ -89,7 +67,7 @@ static void on_vsync(hwc2_callback_data_t data, hwc2_display_t display, int64_t 
 }
 
 #define GET(field, desc, type) \
-	(ok = HC_CHECK((m->fn.field = (type)m->dev->getFunction(m->dev, desc)) != NULL, \
+	(ok = CHECK((m->fn.field = (type)m->dev->getFunction(m->dev, desc)) != NULL, \
 		"getFunction(" #desc ") is NULL") && ok)
 
 static bool resolve(struct hc_module *m)
@@ -155,14 +133,14 @@ bool hc_module_open(struct hc_module *m)
 
 	m->dev = NULL;
 	ret = m->hmi->methods->open(m->hmi, HWC_HARDWARE_COMPOSER, (struct hw_device_t **)&m->dev);
-	if (!HC_CHECK(ret == 0 && m->dev, "open(\"composer\"): %d", ret)) {
+	if (!CHECK(ret == 0 && m->dev, "open(\"composer\"): %d", ret)) {
 		m->dev = NULL;
 		return false;
 	}
-	ok = HC_CHECK(m->dev->common.tag == HARDWARE_DEVICE_TAG, "device tag 0x%x", m->dev->common.tag) &&
-		HC_CHECK(((m->dev->common.version >> 24) & 0xf) == 2, "device version 0x%x",
+	ok = CHECK(m->dev->common.tag == HARDWARE_DEVICE_TAG, "device tag 0x%x", m->dev->common.tag) &&
+		CHECK(((m->dev->common.version >> 24) & 0xf) == 2, "device version 0x%x",
 			m->dev->common.version) &&
-		HC_CHECK(m->dev->getFunction && m->dev->getCapabilities && m->dev->common.close,
+		CHECK(m->dev->getFunction && m->dev->getCapabilities && m->dev->common.close,
 			"device functions missing");
 	if (!ok) {
 		return false;
@@ -179,12 +157,12 @@ bool hc_module_open(struct hc_module *m)
 	ret = m->fn.register_callback(m->dev, HWC2_CALLBACK_HOTPLUG, m,
 		(hwc2_function_pointer_t)on_hotplug);
 	m->in_register = false;
-	ok = HC_CHECK(ret == HWC2_ERROR_NONE, "registerCallback(HOTPLUG): %d", ret);
+	ok = CHECK(ret == HWC2_ERROR_NONE, "registerCallback(HOTPLUG): %d", ret);
 	ret = m->fn.register_callback(m->dev, HWC2_CALLBACK_REFRESH, m,
 		(hwc2_function_pointer_t)on_refresh);
-	ok = HC_CHECK(ret == HWC2_ERROR_NONE, "registerCallback(REFRESH): %d", ret) && ok;
+	ok = CHECK(ret == HWC2_ERROR_NONE, "registerCallback(REFRESH): %d", ret) && ok;
 	ret = m->fn.register_callback(m->dev, HWC2_CALLBACK_VSYNC, m, (hwc2_function_pointer_t)on_vsync);
-	ok = HC_CHECK(ret == HWC2_ERROR_NONE, "registerCallback(VSYNC): %d", ret) && ok;
+	ok = CHECK(ret == HWC2_ERROR_NONE, "registerCallback(VSYNC): %d", ret) && ok;
 	return ok;
 }
 

@@ -99,7 +99,7 @@ static bool rows_hash(const struct scene_image *img, char hex[HWCT_HASH_HEX])
 	uint8_t *packed = malloc(row * img->height);
 	struct hwct_hash h;
 
-	if (!HC_CHECK(packed != NULL, "out of memory")) {
+	if (!CHECK(packed != NULL, "out of memory")) {
 		return false;
 	}
 	for (uint32_t y = 0; y < img->height; y++) {
@@ -124,7 +124,7 @@ static bool log_buffer(FILE *log, const struct hc_buffer *b, const char *what)
 	dmabuf = strncmp(target, "/dmabuf:", 8) == 0;
 	fprintf(log, "buffer %llu %u %u %u %u %u %llu %d\n", inode(b->fd), b->tb.fourcc, b->tb.width,
 		b->tb.height, b->tb.stride[0], b->tb.offset[0], (unsigned long long)b->tb.modifier, dmabuf);
-	return HC_CHECK(b->bo && dmabuf, "%s: not a gbm BO exported as a dma-buf (%s)", what, target);
+	return CHECK(b->bo && dmabuf, "%s: not a gbm BO exported as a dma-buf (%s)", what, target);
 }
 
 static bool log_session(FILE *log, const struct hc_session *s)
@@ -151,7 +151,7 @@ static void signal_one(struct hc_record_frame *r, size_t i)
 		return;
 	}
 	r->before[i] = now_ns();
-	r->ok = HC_CHECK(vgem_fence_signal(&r->v[i]) == 0, "frame %u: VGEM_FENCE_SIGNAL", r->frame) && r->ok;
+	r->ok = CHECK(vgem_fence_signal(&r->v[i]) == 0, "frame %u: VGEM_FENCE_SIGNAL", r->frame) && r->ok;
 	r->after[i] = now_ns();
 	r->signalled[i] = true;
 }
@@ -195,7 +195,7 @@ static bool log_frame(FILE *log, struct hc_session *s, const struct hc_frame *f,
 		}
 		/* set by this frame's getReleaseFences (cleared when the buffer was last written) */
 		if (prev->release_fence >= 0) {
-			ok = HC_CHECK(hc_fence_wait(prev->release_fence, HC_FENCE_MS) == 1,
+			ok = CHECK(hc_fence_wait(prev->release_fence, HC_FENCE_MS) == 1,
 				"frame %u: layer %zu: the release fence did not signal", n, i) && ok;
 			fprintf(log, "release %u %zu %lld\n", n, i, (long long)fence_time(prev->release_fence));
 			releases++;
@@ -204,7 +204,7 @@ static bool log_frame(FILE *log, struct hc_session *s, const struct hc_frame *f,
 	if (f->client_target && s->target_last >= 0 && rows_hash(&s->targets[s->target_last].cpu, hex)) {
 		fprintf(log, "target %u %llu %s\n", n, inode(s->targets[s->target_last].fd), hex);
 	}
-	return HC_CHECK(releases == f->releases && f->release_unexpected == 0,
+	return CHECK(releases == f->releases && f->release_unexpected == 0,
 		"frame %u: %u release fences, %u logged, %u unexpected", n, f->releases, releases,
 		f->release_unexpected) && ok;
 }
@@ -225,7 +225,7 @@ static bool record_frame(FILE *log, struct hc_session *s, const char *vgem, unsi
 			continue;
 		}
 		r.made[i] = vgem_fence_make(&r.v[i], vgem, why, sizeof(why)) == 0;
-		ok = HC_CHECK(r.made[i], "vgem fence: %s", why);
+		ok = CHECK(r.made[i], "vgem fence: %s", why);
 		acquire[i] = r.v[i].sync_file;
 	}
 	s->after_validate = after_validate;
@@ -236,7 +236,7 @@ static bool record_frame(FILE *log, struct hc_session *s, const char *vgem, unsi
 		*client_first += r.signalled[i];
 		signal_one(&r, i);	/* the DEVICE layers; every fence when the frame failed */
 	}
-	ok = ok && HC_CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
+	ok = ok && CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
 		"frame %u: the present fence did not signal", r.frame) && log_frame(log, s, &f, &r);
 	hc_frame_finish(&f);
 	for (size_t i = 0; i < VS_MAX_LAYERS; i++) {
@@ -256,12 +256,12 @@ bool hc_case_record(struct hc_module *m, const struct hc_options *o)
 	FILE *log;
 	bool ok;
 
-	if (!HC_CHECK(stack != NULL, "unknown stack %s", o->stack) ||
-		!HC_CHECK(o->log != NULL, "record needs --log FILE")) {
+	if (!CHECK(stack != NULL, "unknown stack %s", o->stack) ||
+		!CHECK(o->log != NULL, "record needs --log FILE")) {
 		return false;
 	}
 	log = fopen(o->log, "w");
-	if (!HC_CHECK(log != NULL, "%s: cannot write", o->log)) {
+	if (!CHECK(log != NULL, "%s: cannot write", o->log)) {
 		return false;
 	}
 	snprintf(mode, sizeof(mode), "%dx%d@60", VS_WIDTH, VS_HEIGHT);
@@ -270,7 +270,7 @@ bool hc_case_record(struct hc_module *m, const struct hc_options *o)
 	setenv("HWCT_KMS_PLANNER", "drmhwc", 1);
 	setenv("HWCT_KMS_BUDGET_MS", "0", 1);
 	hc_alloc_open(&a, o->device);
-	ok = HC_CHECK(a.gbm != NULL, "no gbm device on %s", o->device) && hc_module_open(m) &&
+	ok = CHECK(a.gbm != NULL, "no gbm device on %s", o->device) && hc_module_open(m) &&
 		hc_session_start(&s, m, &a, stack) && log_session(log, &s);
 	t0 = hc_now_ms();
 	for (unsigned i = 0; ok && i < frames; i++) {
@@ -284,5 +284,5 @@ bool hc_case_record(struct hc_module *m, const struct hc_options *o)
 	hc_session_finish(&s);
 	hc_module_close(m);
 	hc_alloc_close(&a);
-	return HC_CHECK(fclose(log) == 0, "%s: write error", o->log) && ok;
+	return CHECK(fclose(log) == 0, "%s: write error", o->log) && ok;
 }

@@ -21,6 +21,8 @@
 #include <hardware/hwcomposer2.h>
 #include <hwct/test_buffer.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"
 #include "compositor.h"
 #include "hwc2_kms.h"
 #include "scene.h"
@@ -28,13 +30,6 @@
 
 #define HC_FENCE_MS 3000	/* how long a fence may take under TCG */
 #define HC_TARGETS 3		/* client target buffers, rotated */
-
-/* Prints "FAIL: file:line: message" and counts it when cond is false; evaluates to cond. */
-#define HC_CHECK(cond, ...) hc_check((cond), __FILE__, __LINE__, __VA_ARGS__)
-
-bool hc_check(bool cond, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-int hc_failures(void);
 
 /* ---------------------------------------------------------- the module */
 

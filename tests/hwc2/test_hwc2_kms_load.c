@@ -17,19 +17,11 @@
 
 #include <hardware/hwcomposer2.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
+#include "check.h"
 #include "hwc2_kms.h"
 
-static int failures;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "FAIL: %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			failures++; \
-		} \
-	} while (0)
+struct check_tally check_tally;
 
 static int count_fds(void)
 {
@@ -130,5 +122,5 @@ int main(int argc, char *argv[])
 	}
 	/* not dlclosed, as libhardware never unloads a HAL (and LeakSanitizer could not name
 	 * what EGL's dispatch library allocated at load time in an unloaded module) */
-	return failures ? 1 : 0;
+	return check_status();
 }

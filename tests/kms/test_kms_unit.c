@@ -2,7 +2,7 @@
  * Deviceless tests of the KMS backend: format fallbacks and row conversion,
  * the framebuffer cache (with stand-in framebuffers), IN_FORMATS blob
  * decoding and the frame checksum definition. One case per argument; exits
- * 0 when it passes, 1 with "FAIL:" lines otherwise.
+ * 0 when it passes, 1 with "check failed:" lines otherwise (check.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,20 +12,14 @@
 #include <drm_fourcc.h>
 #include <xf86drmMode.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
+#include "check.h"
 #include "fb.h"
 #include "format.h"
 #include "kms_private.h"
 #include "readback.h"
 
-static int failures;
-
-#define CHECK(cond) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "FAIL: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-			failures++; \
-		} \
-	} while (0)
+struct check_tally check_tally;
 
 /* A vkms 6.1 board: primary XR24 XR48 RG16, one overlay AR24 XR24 XR48 AR48 RG16. */
 static struct board *vkms_board(void)
@@ -257,5 +251,5 @@ int main(int argc, char *argv[])
 		fprintf(stderr, "unknown case %s\n", argv[1]);
 		return 2;
 	}
-	return failures ? 1 : 0;
+	return check_status();
 }

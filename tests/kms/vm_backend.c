@@ -54,14 +54,14 @@ static bool shown_make(const struct vs_stack *s, uint32_t frame, struct shown *s
 		const struct vs_layer *l = &s->layers[i];
 
 		if (l->composition != HWC2_COMPOSITION_SOLID_COLOR &&
-			!VT_CHECK(vs_image_make(l, frame, &sh->images[i]), "out of memory")) {
+			!CHECK(vs_image_make(l, frame, &sh->images[i]), "out of memory")) {
 			return false;
 		}
 		sh->layers[i] = vs_scene_layer(l, i, &sh->images[i], -1);
 	}
 	sh->scene = (struct scene){ .width = VS_WIDTH, .height = VS_HEIGHT, .layers = sh->layers,
 		.layer_count = s->count };
-	return VT_CHECK(vs_reference(&sh->scene, &sh->ref) == 0, "%s: reference composition", s->name);
+	return CHECK(vs_reference(&sh->scene, &sh->ref) == 0, "%s: reference composition", s->name);
 }
 
 static void shown_finish(struct shown *sh)
@@ -85,7 +85,7 @@ static struct backend *open_backend(const char *planner, struct compositor *c, b
 	planner_options_init(&popts);
 	popts.budget_ns = INT64_MAX;
 	b = backend_kms_create(&o, &err);
-	VT_CHECK(b != NULL, "backend_kms_create: %s", err.message);
+	CHECK(b != NULL, "backend_kms_create: %s", err.message);
 	return b;
 }
 
@@ -98,8 +98,8 @@ static bool present_check(struct backend *b, const char *what, struct shown *sh,
 	struct vs_diff d;
 	int ret = backend_present(b, &sh->scene, true, res);
 
-	if (!VT_CHECK(ret == 0, "%s: backend_present: %s", what, strerror(-ret)) ||
-		!VT_CHECK(res->has_checksum && res->image.data, "%s: no writeback image", what)) {
+	if (!CHECK(ret == 0, "%s: backend_present: %s", what, strerror(-ret)) ||
+		!CHECK(res->has_checksum && res->image.data, "%s: no writeback image", what)) {
 		return false;
 	}
 	d = vs_compare(&res->image, &sh->ref);
@@ -107,11 +107,11 @@ static bool present_check(struct backend *b, const char *what, struct shown *sh,
 		what, plan_format(res->plan, line, sizeof(line)), res->plan->test_count,
 		hwct_hash_to_hex(&res->checksum, hex), d.max, d.over1 * 100, d.any * 100);
 	if (tol < 0) {
-		return VT_CHECK(hwct_hash_equal(&res->checksum, &want),
+		return CHECK(hwct_hash_equal(&res->checksum, &want),
 			"%s: writeback checksum differs from the reference (max %u at %u,%u)", what, d.max,
 			d.x, d.y);
 	}
-	return VT_CHECK(d.max <= (unsigned)tol, "%s: max difference %u at (%u,%u) > %d", what, d.max,
+	return CHECK(d.max <= (unsigned)tol, "%s: max difference %u at (%u,%u) > %d", what, d.max,
 		d.x, d.y, tol);
 }
 
@@ -125,9 +125,9 @@ static bool stack_plan_expectations(const char *what, const struct plan *plan, s
 	}
 	for (size_t i = 0; i < plan->layer_count; i++) {
 		if (expect_overlays > 0) {
-			ok = VT_CHECK(plan->layers[i].plane_id != 0, "%s: layer %zu not on a plane", what, i) && ok;
+			ok = CHECK(plan->layers[i].plane_id != 0, "%s: layer %zu not on a plane", what, i) && ok;
 		} else {
-			ok = VT_CHECK(plan->layers[i].plane_id == 0 &&
+			ok = CHECK(plan->layers[i].plane_id == 0 &&
 				plan->layers[i].reasons == PLAN_REASON_NO_PLANE,
 				"%s: layer %zu: plane %u reasons 0x%x, expected client (no-plane)", what, i,
 				plan->layers[i].plane_id, plan->layers[i].reasons) && ok;
@@ -140,7 +140,7 @@ bool vt_case_backend_stack(size_t expect_overlays)
 {
 	const struct vs_stack *s = vs_stack_find("rgba5");
 	struct compositor *c = compositor_create("pixman");
-	bool ok = VT_CHECK(c != NULL, "pixman compositor");
+	bool ok = CHECK(c != NULL, "pixman compositor");
 
 	for (size_t p = 0; ok && p < 2; p++) {
 		struct backend *b = open_backend(planners[p], c, true);
@@ -159,7 +159,7 @@ bool vt_case_backend_stack(size_t expect_overlays)
 		/* the same frame again: the plan is reused with no TEST_ONLY commit */
 		snprintf(what, sizeof(what), "backend-stack %s (same frame)", planners[p]);
 		if (ok && present_check(b, what, &sh, -1, &res)) {
-			ok = VT_CHECK(res.plan->test_count == 0, "%s: %u tests, expected 0 (reuse)", what,
+			ok = CHECK(res.plan->test_count == 0, "%s: %u tests, expected 0 (reuse)", what,
 				res.plan->test_count);
 		}
 		backend_result_finish(&res);
@@ -167,7 +167,7 @@ bool vt_case_backend_stack(size_t expect_overlays)
 		snprintf(what, sizeof(what), "backend-stack %s (new content)", planners[p]);
 		if (ok && shown_make(s, 1, &next)) {
 			if (present_check(b, what, &next, -1, &res)) {
-				ok = VT_CHECK(res.plan->test_count <= 1, "%s: %u tests, expected <= 1", what,
+				ok = CHECK(res.plan->test_count <= 1, "%s: %u tests, expected <= 1", what,
 					res.plan->test_count);
 			} else {
 				ok = false;
@@ -193,7 +193,7 @@ bool vt_case_backend_refuse(void)
 {
 	const struct vs_stack *s = vs_stack_find("refuse");
 	struct compositor *c = compositor_create("pixman");
-	bool ok = VT_CHECK(c != NULL, "pixman compositor");
+	bool ok = CHECK(c != NULL, "pixman compositor");
 
 	for (size_t p = 0; ok && p < 2; p++) {
 		struct backend *b = open_backend(planners[p], c, false);
@@ -212,7 +212,7 @@ bool vt_case_backend_refuse(void)
 
 			printf("%s: layer %zu: %s\n", what, i, pl->plane_id ? "on a plane" :
 				plan_reasons_format(pl->reasons, reasons, sizeof(reasons)));
-			ok = VT_CHECK(pl->plane_id == 0 && (pl->reasons & refuse_reason(i)),
+			ok = CHECK(pl->plane_id == 0 && (pl->reasons & refuse_reason(i)),
 				"%s: layer %zu: plane %u, reasons 0x%x lack 0x%x", what, i, pl->plane_id,
 				pl->reasons, refuse_reason(i)) && ok;
 		}
@@ -227,7 +227,7 @@ bool vt_case_backend_refuse(void)
 bool vt_case_backend_reference(void)
 {
 	struct compositor *c = compositor_create("pixman");
-	bool ok = VT_CHECK(c != NULL, "pixman compositor");
+	bool ok = CHECK(c != NULL, "pixman compositor");
 
 	for (size_t p = 0; ok && p < 2; p++) {
 		struct backend *b = open_backend(planners[p], c, false);
@@ -264,7 +264,7 @@ static bool image_with(const char *name, const struct vs_stack *s, struct comp_t
 	bool ok;
 
 	*out = (struct comp_target){ 0 };
-	if (!VT_CHECK(c != NULL, "compositor %s: %s", name, strerror(errno)) || !b ||
+	if (!CHECK(c != NULL, "compositor %s: %s", name, strerror(errno)) || !b ||
 		!shown_make(s, 0, &sh)) {
 		backend_destroy(b);
 		compositor_destroy(c);
@@ -301,7 +301,7 @@ bool vt_case_backend_gl(void)
 		d = vs_compare(&gl, &pix);
 		printf("backend-gl %s: gl vs pixman client composition: max %u at (%u,%u), "
 			"%.4f%% > 1, %.4f%% differ\n", s->name, d.max, d.x, d.y, d.over1 * 100, d.any * 100);
-		ok = VT_CHECK(d.max <= VT_TOL_GL_MAX && d.over1 <= VT_TOL_GL_OVER1,
+		ok = CHECK(d.max <= VT_TOL_GL_MAX && d.over1 <= VT_TOL_GL_OVER1,
 			"backend-gl %s: gl vs pixman: max %u (<= %d), %.4f%% > 1 (<= %.2f%%)", s->name,
 			d.max, VT_TOL_GL_MAX, d.over1 * 100, VT_TOL_GL_OVER1 * 100) && ok;
 		free(pix.data);

@@ -1,7 +1,7 @@
 /*
  * The cases of kms_vm_test, each run on a device set up by vt_setup (all
  * but snapshot). Each returns whether it passed, reporting failures with
- * VT_CHECK.
+ * CHECK (check.h, counted).
  */
 #ifndef HWCT_TESTS_KMS_VM_CASES_H
 #define HWCT_TESTS_KMS_VM_CASES_H

@@ -149,6 +149,6 @@ int main(int argc, char *argv[])
 		vt_teardown(&ctx);
 	}
 	printf("kms_vm_test: %s (%d failed checks)\n", ok ? "all cases passed" : "FAILED",
-		vt_failures());
+		check_tally.failed);
 	return ok ? 0 : 1;
 }

@@ -24,7 +24,7 @@ static void three_layers(const struct vt_ctx *ctx, const struct vt_image img[3],
 
 static bool make_three(struct vt_image img[3], uint32_t seed)
 {
-	return VT_CHECK(vt_image_make(&img[0], DRM_FORMAT_XRGB8888, VT_WIDTH, VT_HEIGHT, seed, true) &&
+	return CHECK(vt_image_make(&img[0], DRM_FORMAT_XRGB8888, VT_WIDTH, VT_HEIGHT, seed, true) &&
 		vt_image_make(&img[1], DRM_FORMAT_ARGB8888, 64, 48, seed + 1, false) &&
 		vt_image_make(&img[2], DRM_FORMAT_ARGB8888, 96, 64, seed + 2, false), "out of memory");
 }
@@ -50,7 +50,7 @@ bool vt_case_blend(struct vt_ctx *ctx)
 		return false;
 	}
 	for (size_t i = 0; i < 3; i++) {
-		ok = VT_CHECK(!frame.imports[i].converted && !frame.imports[i].cache_hit,
+		ok = CHECK(!frame.imports[i].converted && !frame.imports[i].cache_hit,
 			"layer %zu: unexpected conversion or cache hit", i) && ok;
 	}
 	ok = vt_present_and_check(ctx, &frame, layers, 3, "blend") && ok;
@@ -58,7 +58,7 @@ bool vt_case_blend(struct vt_ctx *ctx)
 	/* the same images again: cache hits, same frame */
 	if (ok && vt_frame_build(ctx, &frame, layers, 3)) {
 		for (size_t i = 0; i < 3; i++) {
-			ok = VT_CHECK(frame.imports[i].cache_hit, "layer %zu: no cache hit", i) && ok;
+			ok = CHECK(frame.imports[i].cache_hit, "layer %zu: no cache hit", i) && ok;
 		}
 		ok = vt_present_and_check(ctx, &frame, layers, 3, "blend (cached)") && ok;
 		vt_frame_finish(&frame);
@@ -76,7 +76,7 @@ bool vt_case_fallback(struct vt_ctx *ctx)
 	struct vt_image img[3];
 	struct vt_layer layers[3];
 	struct vt_frame frame;
-	bool ok = VT_CHECK(vt_image_make(&img[0], DRM_FORMAT_ABGR8888, VT_WIDTH, VT_HEIGHT, 40, true) &&
+	bool ok = CHECK(vt_image_make(&img[0], DRM_FORMAT_ABGR8888, VT_WIDTH, VT_HEIGHT, 40, true) &&
 		vt_image_make(&img[1], DRM_FORMAT_ABGR8888, 80, 60, 41, false) &&
 		vt_image_make(&img[2], DRM_FORMAT_XBGR8888, 50, 40, 42, true), "out of memory");
 
@@ -93,7 +93,7 @@ bool vt_case_fallback(struct vt_ctx *ctx)
 
 		kms_import_describe(&frame.imports[i], desc, sizeof(desc));
 		printf("fallback: layer %zu on plane %u: %s\n", i, layers[i].plane_id, desc);
-		ok = VT_CHECK(frame.imports[i].converted && strcmp(desc, want[i]) == 0,
+		ok = CHECK(frame.imports[i].converted && strcmp(desc, want[i]) == 0,
 			"layer %zu: \"%s\", expected \"%s\"", i, desc, want[i]) && ok;
 	}
 	/* the primary takes no alpha format: a blended ABGR layer has no fallback there */
@@ -102,7 +102,7 @@ bool vt_case_fallback(struct vt_ctx *ctx)
 		int ret = kms_fb_import(ctx->dev, NULL, &img[1].img,
 			board_find_plane(kms_device_board(ctx->dev), ctx->primary), false, &imp);
 
-		ok = VT_CHECK(ret == -ENOTSUP, "blended AB24 on the primary: %d, expected -ENOTSUP",
+		ok = CHECK(ret == -ENOTSUP, "blended AB24 on the primary: %d, expected -ENOTSUP",
 			ret) && ok;
 		if (ret == 0) {
 			kms_fb_unref(imp.fb);
@@ -129,8 +129,8 @@ static bool test_only(struct vt_ctx *ctx, const struct vt_layer *layers, size_t 
 	ret = kms_commit_test(ctx->dev, &args);
 	vt_frame_finish(&frame);
 	printf("test-only: %s: %d (%s)\n", what, ret, ret ? strerror(-ret) : "accepted");
-	return VT_CHECK(ret == want, "%s: TEST_ONLY gave %d, expected %d", what, ret, want) &&
-		VT_CHECK(want == 0 || board_tester_refused(ret), "%s: not a refusal", what);
+	return CHECK(ret == want, "%s: TEST_ONLY gave %d, expected %d", what, ret, want) &&
+		CHECK(want == 0 || board_tester_refused(ret), "%s: not a refusal", what);
 }
 
 /* The planner "search" over the KMS tester: every test it makes is a TEST_ONLY commit. */
@@ -148,18 +148,18 @@ static bool plan_with_device(struct vt_ctx *ctx, const struct vt_frame *frame)
 	planner_options_init(&opts);
 	opts.budget_ns = INT64_MAX;
 
-	if (!VT_CHECK(t != NULL, "out of memory")) {
+	if (!CHECK(t != NULL, "out of memory")) {
 		return false;
 	}
 	kms_tester_set_scene(t, &frame->scene);
 	tester = kms_tester_board_tester(t);
 	ret = planner_run(planner_find("search"), &opts, kms_device_board(ctx->dev), &frame->scene,
 		&tester, &plan);
-	ok = VT_CHECK(ret == 0, "planner_run: %d", ret);
+	ok = CHECK(ret == 0, "planner_run: %d", ret);
 	if (ok) {
 		printf("test-only: search plan over TEST_ONLY commits: %s (%u tests)\n",
 			plan_format(plan, line, sizeof(line)), plan->test_count);
-		ok = VT_CHECK(plan->test_count == kms_tester_count(t),
+		ok = CHECK(plan->test_count == kms_tester_count(t),
 			"planner counted %u tests, tester %u", plan->test_count, kms_tester_count(t));
 	}
 	plan_destroy(plan);
@@ -175,7 +175,7 @@ bool vt_case_test_only(struct vt_ctx *ctx)
 	struct vt_frame frame;
 	uint8_t *ref = NULL;
 	bool ok = make_three(a, 20) && make_three(b, 30) &&
-		VT_CHECK(vt_image_make(&small, DRM_FORMAT_XRGB8888, VT_WIDTH / 2, VT_HEIGHT / 2, 33, true),
+		CHECK(vt_image_make(&small, DRM_FORMAT_XRGB8888, VT_WIDTH / 2, VT_HEIGHT / 2, 33, true),
 			"out of memory");
 	int ret;
 
@@ -203,11 +203,11 @@ bool vt_case_test_only(struct vt_ctx *ctx)
 
 	/* the screen still shows A */
 	ret = kms_readback_capture(ctx->rb);
-	ok = VT_CHECK(ret == 0, "capture: %s", strerror(-ret)) && ok;
+	ok = CHECK(ret == 0, "capture: %s", strerror(-ret)) && ok;
 	if (ret == 0) {
 		ret = kms_readback_finish(ctx->rb, VT_FENCE_MS, true, &res);
 		ref = malloc((size_t)VT_WIDTH * VT_HEIGHT * 4);
-		ok = VT_CHECK(ret == 0 && ref, "capture readback: %d", ret) && ok;
+		ok = CHECK(ret == 0 && ref, "capture readback: %d", ret) && ok;
 		if (ret == 0 && ref) {
 			vt_reference(la, 3, ref);
 			ok = vt_compare(&res, ref, "test-only: screen after TEST_ONLY commits") && ok;

@@ -141,7 +141,7 @@ static bool same_plane(const struct board_plane *a, const struct board_plane *b)
 
 static bool same_board(const struct board *a, const struct board *b, const char *what)
 {
-	bool ok = VT_CHECK(strcmp(a->driver, b->driver) == 0 && a->crtc_id == b->crtc_id &&
+	bool ok = CHECK(strcmp(a->driver, b->driver) == 0 && a->crtc_id == b->crtc_id &&
 		a->crtc_index == b->crtc_index && a->width == b->width && a->height == b->height &&
 		a->cursor_width == b->cursor_width && a->cursor_height == b->cursor_height &&
 		a->has_writeback == b->has_writeback &&
@@ -152,11 +152,11 @@ static bool same_board(const struct board *a, const struct board *b, const char 
 		a->plane_count == b->plane_count, "%s: board fields differ", what);
 
 	for (size_t i = 0; ok && i < a->plane_count; i++) {
-		ok = VT_CHECK(same_plane(&a->planes[i], &b->planes[i]), "%s: plane %u differs", what,
+		ok = CHECK(same_plane(&a->planes[i], &b->planes[i]), "%s: plane %u differs", what,
 			a->planes[i].id);
 	}
 	for (size_t i = 0; ok && i < a->writeback_format_count; i++) {
-		ok = VT_CHECK(a->writeback_formats[i] == b->writeback_formats[i],
+		ok = CHECK(a->writeback_formats[i] == b->writeback_formats[i],
 			"%s: writeback formats differ", what);
 	}
 	return ok;
@@ -192,21 +192,21 @@ static bool vkms_facts(const struct board *board, size_t expect_overlays, bool e
 		bool is_primary = p->type == BOARD_PLANE_PRIMARY;
 
 		count[p->type]++;
-		ok = VT_CHECK(is_primary ? has_exactly(p, primary, 3) : has_exactly(p, others, 5),
+		ok = CHECK(is_primary ? has_exactly(p, primary, 3) : has_exactly(p, others, 5),
 			"plane %u: formats are not vkms's", p->id) && ok;
-		ok = VT_CHECK(p->has_in_formats && !p->has_rotation && !p->has_alpha &&
+		ok = CHECK(p->has_in_formats && !p->has_rotation && !p->has_alpha &&
 			!p->blend_modes && !p->has_zpos && !p->can_scale,
 			"plane %u: properties are not vkms's", p->id) && ok;
 	}
 	printf("snapshot: board %s: %zu primary, %zu overlay, %zu cursor planes, writeback %s\n",
 		board->driver, count[BOARD_PLANE_PRIMARY], count[BOARD_PLANE_OVERLAY],
 		count[BOARD_PLANE_CURSOR], board->has_writeback ? "yes" : "no");
-	ok = VT_CHECK(strcmp(board->driver, "vkms") == 0, "driver %s", board->driver) && ok;
-	ok = VT_CHECK(count[BOARD_PLANE_PRIMARY] == 1 && count[BOARD_PLANE_CURSOR] == 1 &&
+	ok = CHECK(strcmp(board->driver, "vkms") == 0, "driver %s", board->driver) && ok;
+	ok = CHECK(count[BOARD_PLANE_PRIMARY] == 1 && count[BOARD_PLANE_CURSOR] == 1 &&
 		count[BOARD_PLANE_OVERLAY] == expect_overlays, "expected 1 primary, %zu overlays, "
 		"1 cursor", expect_overlays) && ok;
-	ok = VT_CHECK(board->primary_full_screen, "the primary need not be full screen") && ok;
-	ok = VT_CHECK(expect_writeback ? board->has_writeback && board->writeback_format_count == 4 &&
+	ok = CHECK(board->primary_full_screen, "the primary need not be full screen") && ok;
+	ok = CHECK(expect_writeback ? board->has_writeback && board->writeback_format_count == 4 &&
 		board->writeback_formats[0] == DRM_FORMAT_XRGB8888 : !board->has_writeback,
 		"writeback is not as expected") && ok;
 	return ok;
@@ -220,7 +220,7 @@ static bool no_readback(struct kms_device *dev)
 
 	printf("snapshot: readback: %s\n", rb ? "available" : err.message);
 	kms_readback_destroy(rb);
-	return VT_CHECK(!rb && err.code == -ENOTSUP && strstr(err.message, "no readback"),
+	return CHECK(!rb && err.code == -ENOTSUP && strstr(err.message, "no readback"),
 		"kms_readback_create without writeback: %d %s", err.code, err.message);
 }
 
@@ -233,30 +233,30 @@ bool vt_case_snapshot(const char *path, const char *drm_info_json, size_t expect
 	struct board *from_snap = NULL, *from_dump = NULL;
 	bool ok;
 
-	if (!VT_CHECK(dev != NULL, "kms_device_open: %s", err.message)) {
+	if (!CHECK(dev != NULL, "kms_device_open: %s", err.message)) {
 		return false;
 	}
 	snap = kms_snapshot(dev, &err);
-	ok = VT_CHECK(snap != NULL, "kms_snapshot: %s", err.message);
+	ok = CHECK(snap != NULL, "kms_snapshot: %s", err.message);
 	if (ok) {
 		from_snap = board_from_drm_info_object(snap, "kms_snapshot", NULL, &err);
-		ok = VT_CHECK(from_snap != NULL, "board from kms_snapshot: %s", err.message) &&
+		ok = CHECK(from_snap != NULL, "board from kms_snapshot: %s", err.message) &&
 			same_board(kms_device_board(dev), from_snap, "device vs its snapshot");
 	}
 	if (ok && drm_info_json) {
 		struct diff d = { 0 };
 
 		dump = json_object_from_file(drm_info_json);
-		ok = VT_CHECK(dump != NULL, "cannot read %s", drm_info_json);
+		ok = CHECK(dump != NULL, "cannot read %s", drm_info_json);
 		if (ok) {
 			compare(snap, dump, "", &d);
 			printf("snapshot: %zu planes compared with drm_info -j: %d differences "
 				"(FB ids ignored)\n", json_object_array_length(json_object_object_get(
 				json_object_object_get(snap, kms_device_path(dev)), "planes")), d.count);
-			ok = VT_CHECK(d.count == 0, "kms_snapshot differs from drm_info -j in %d places",
+			ok = CHECK(d.count == 0, "kms_snapshot differs from drm_info -j in %d places",
 				d.count);
 			from_dump = board_from_drm_info_object(dump, drm_info_json, NULL, &err);
-			ok = VT_CHECK(from_dump != NULL, "board from drm_info: %s", err.message) &&
+			ok = CHECK(from_dump != NULL, "board from drm_info: %s", err.message) &&
 				same_board(kms_device_board(dev), from_dump, "device vs drm_info") && ok;
 		}
 	}

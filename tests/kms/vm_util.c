@@ -1,7 +1,6 @@
 /* Helpers of the KMS device tests (vm_util.h). */
 #include <errno.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,28 +12,7 @@
 
 #include "vm_util.h"
 
-static int failures;
-
-bool vt_check(bool cond, const char *file, int line, const char *fmt, ...)
-{
-	va_list args;
-
-	if (cond) {
-		return true;
-	}
-	fprintf(stderr, "FAIL: %s:%d: ", file, line);
-	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
-	va_end(args);
-	fputc('\n', stderr);
-	failures++;
-	return false;
-}
-
-int vt_failures(void)
-{
-	return failures;
-}
+struct check_tally check_tally;
 
 /* Byte of R, G, B, A in the test formats (little-endian DRM layouts); A -1 for X. */
 static void layout(uint32_t fourcc, int *r, int *g, int *b, int *a)
@@ -154,7 +132,7 @@ bool vt_compare(const struct kms_readback_result *res, const uint8_t *ref, const
 			hwct_hash_to_hex(&want, want_hex));
 		return true;
 	}
-	VT_CHECK(false, "%s: checksum %s, CPU reference %s", what,
+	CHECK(false, "%s: checksum %s, CPU reference %s", what,
 		hwct_hash_to_hex(&res->checksum, got_hex), hwct_hash_to_hex(&want, want_hex));
 	for (size_t i = 0; res->pixels && i < (size_t)VT_WIDTH * VT_HEIGHT; i++) {
 		if (memcmp(res->pixels + i * 4, ref + i * 4, 4) != 0) {
@@ -195,8 +173,8 @@ bool vt_setup(struct vt_ctx *ctx, const char *path)
 
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->dev = kms_device_open(path, &err);
-	if (!VT_CHECK(ctx->dev != NULL, "kms_device_open: %s", err.message) ||
-		!VT_CHECK(kms_device_set_mode(ctx->dev, VT_WIDTH, VT_HEIGHT, 60, &err) == 0,
+	if (!CHECK(ctx->dev != NULL, "kms_device_open: %s", err.message) ||
+		!CHECK(kms_device_set_mode(ctx->dev, VT_WIDTH, VT_HEIGHT, 60, &err) == 0,
 			"kms_device_set_mode: %s", err.message)) {
 		return false;
 	}
@@ -217,9 +195,9 @@ bool vt_setup(struct vt_ctx *ctx, const char *path)
 	printf("device %s (%s), mode %dx%d, primary %u, %zu overlays, cursor %u\n",
 		kms_device_path(ctx->dev), kms_device_driver(ctx->dev), VT_WIDTH, VT_HEIGHT,
 		ctx->primary, ctx->overlay_count, ctx->cursor);
-	return VT_CHECK(ctx->cache != NULL, "out of memory") &&
-		VT_CHECK(ctx->rb != NULL, "kms_readback_create: %s", err.message) &&
-		VT_CHECK(ctx->primary && ctx->overlay_count >= 2, "need a primary and 2 overlays");
+	return CHECK(ctx->cache != NULL, "out of memory") &&
+		CHECK(ctx->rb != NULL, "kms_readback_create: %s", err.message) &&
+		CHECK(ctx->primary && ctx->overlay_count >= 2, "need a primary and 2 overlays");
 }
 
 void vt_teardown(struct vt_ctx *ctx)
@@ -243,7 +221,7 @@ bool vt_frame_build(struct vt_ctx *ctx, struct vt_frame *f, const struct vt_laye
 		int ret = kms_fb_import(ctx->dev, ctx->cache, img, board_find_plane(board, l->plane_id),
 			l->opaque, &f->imports[i]);
 
-		if (!VT_CHECK(ret == 0, "import of layer %zu for plane %u: %s", i, l->plane_id,
+		if (!CHECK(ret == 0, "import of layer %zu for plane %u: %s", i, l->plane_id,
 			strerror(-ret))) {
 			vt_frame_finish(f);
 			return false;
@@ -293,17 +271,17 @@ bool vt_present_and_check(struct vt_ctx *ctx, const struct vt_frame *f,
 	bool ok;
 
 	ret = kms_commit_present(ctx->dev, &args, &fence);
-	ok = VT_CHECK(ref != NULL, "out of memory") &&
-		VT_CHECK(ret == 0, "%s: present: %s", what, strerror(-ret)) &&
-		VT_CHECK(fence >= 0, "%s: no present fence", what) &&
-		VT_CHECK(vt_fence_wait(fence, VT_FENCE_MS) == 1, "%s: present fence did not signal",
+	ok = CHECK(ref != NULL, "out of memory") &&
+		CHECK(ret == 0, "%s: present: %s", what, strerror(-ret)) &&
+		CHECK(fence >= 0, "%s: no present fence", what) &&
+		CHECK(vt_fence_wait(fence, VT_FENCE_MS) == 1, "%s: present fence did not signal",
 			what);
 	if (fence >= 0) {
 		close(fence);
 	}
 	if (ok) {
 		ret = kms_readback_finish(ctx->rb, VT_FENCE_MS, true, &res);
-		ok = VT_CHECK(ret == 0, "%s: readback: %s", what, strerror(-ret));
+		ok = CHECK(ret == 0, "%s: readback: %s", what, strerror(-ret));
 	}
 	if (ok) {
 		vt_reference(layers, count, ref);

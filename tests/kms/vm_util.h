@@ -1,7 +1,8 @@
 /*
  * Helpers of the KMS device tests (kms_vm_test): test images with known
  * pixels, frames of layers on planes, the CPU reference of vkms's blend,
- * and check reporting. The cases live in vm_*.c; vm_main.c runs them.
+ * and the checks (check.h, counted). The cases live in vm_*.c; vm_main.c
+ * runs them.
  */
 #ifndef HWCT_TESTS_KMS_VM_UTIL_H
 #define HWCT_TESTS_KMS_VM_UTIL_H
@@ -10,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"
 #include "commit.h"
 #include "device.h"
 #include "fb.h"
@@ -20,15 +23,6 @@
 #define VT_WIDTH 256		/* the mode the cases set */
 #define VT_HEIGHT 192
 #define VT_FENCE_MS 3000	/* how long a fence may take under TCG */
-
-/* Prints "FAIL: file:line: message" and counts the failure when cond is false; evaluates to cond. */
-#define VT_CHECK(cond, ...) vt_check((cond), __FILE__, __LINE__, __VA_ARGS__)
-
-bool vt_check(bool cond, const char *file, int line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-/* Failures counted so far. */
-int vt_failures(void);
 
 /* An image with deterministic pixels, stored with a padded stride. */
 struct vt_image {

@@ -345,12 +345,12 @@ static void case_bad_fields(const char *dir)
 		struct board *board;
 
 		if (!tl_set(tl_node(root), b->path, value) && strcmp(b->json, "null") != 0) {
-			tl_fail(__FILE__, __LINE__, "cannot edit %s", b->path);
+			FAIL("cannot edit %s", b->path);
 		}
 		board = board_from_drm_info_object(root, "bad.json", NULL, &err);
 		if (board || !tl_contains(err.message, b->want) || err.code >= 0 ||
 			!tl_contains(err.message, "bad.json: ")) {
-			tl_fail(__FILE__, __LINE__, "%s = %s: got \"%s\", want \"%s\"", b->path, b->json,
+			FAIL("%s = %s: got \"%s\", want \"%s\"", b->path, b->json,
 				board ? "(a board)" : err.message, b->want);
 		}
 		board_destroy(board);
@@ -389,7 +389,7 @@ static void case_truncated(const char *dir)
 		struct board *board = board_from_drm_info_buffer(data, cut, "cut.json", NULL, &err);
 
 		if (board || err.code != -EINVAL || !tl_contains(err.message, "cut.json: ")) {
-			tl_fail(__FILE__, __LINE__, "cut at %zu: %s", cut, board ? "loaded" : err.message);
+			FAIL("cut at %zu: %s", cut, board ? "loaded" : err.message);
 		}
 		board_destroy(board);
 		cuts++;
@@ -495,7 +495,7 @@ static void case_hostile(const char *dir)
 
 		if (board || !tl_contains(err.message, cases[i].want) ||
 			!tl_contains(err.message, "hostile.json: ") || err.code >= 0) {
-			tl_fail(__FILE__, __LINE__, "%s: got \"%s\", want \"%s\"", cases[i].name,
+			FAIL("%s: got \"%s\", want \"%s\"", cases[i].name,
 				board ? "(a board)" : err.message, cases[i].want);
 		}
 		board_destroy(board);
@@ -540,7 +540,7 @@ static void load(struct sweep *sw, const char *path)
 	if (!board) {
 		sw->errors++;
 		if (err.code >= 0 || !tl_contains(err.message, "sweep.json: ")) {
-			tl_fail(__FILE__, __LINE__, "%s: bad error \"%s\"", path, err.message);
+			FAIL("%s: bad error \"%s\"", path, err.message);
 		}
 	}
 	board_destroy(board);

@@ -55,7 +55,7 @@ static void case_rotation(const char *dir)
 		bool ok = plane_check_rotation(c->transform, c->mask, c->alternatives, &rotation);
 
 		if (ok != c->ok || rotation != c->rotation) {
-			tl_fail(__FILE__, __LINE__, "transform %d mask 0x%x: %d 0x%x, want %d 0x%x",
+			FAIL("transform %d mask 0x%x: %d 0x%x, want %d 0x%x",
 				(int)c->transform, (unsigned)c->mask, ok, (unsigned)rotation, c->ok,
 				(unsigned)c->rotation);
 		}
@@ -247,7 +247,7 @@ static void case_static(const char *dir)
 			uint32_t r = plane_check(board, planes[p], &s.scene, 0, c->flags);
 
 			if (r != expect[p]) {
-				tl_fail(__FILE__, __LINE__, "%s on plane %u: [%s], want [%s]", c->what,
+				FAIL("%s on plane %u: [%s], want [%s]", c->what,
 					(unsigned)planes[p]->id, plan_reasons_format(r, got[p], sizeof(got[p])),
 					plan_reasons_format(expect[p], want[p], sizeof(want[p])));
 			}

@@ -389,7 +389,7 @@ static void case_compare(const char *dir)
 				CHECK(d->needs_client_target && x->needs_client_target);
 			}
 			if (on_x < on_d) {
-				tl_fail(__FILE__, __LINE__, "%s scene %zu: search %zu < drmhwc %zu",
+				FAIL("%s scene %zu: search %zu < drmhwc %zu",
 					boards[b], k, on_x, on_d);
 			}
 			CHECK(tl_order_kept(board, &s.scene, d));
@@ -567,7 +567,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "case %s\n", plan_cases[i].name);
 			run_plan_case(&plan_cases[i], dir);
 			if (argc > 1) {
-				return tl_status();
+				return check_status();
 			}
 		}
 	}

@@ -1,6 +1,5 @@
 /* Helpers of the planner tests (testlib.h). */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,39 +9,11 @@
 #include "plane_check.h"
 #include "testlib.h"
 
-static int failures;
-
-void tl_fail(const char *file, int line, const char *fmt, ...)
-{
-	va_list args;
-
-	fprintf(stderr, "%s:%d: FAIL: ", file, line);
-	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
-	va_end(args);
-	fputc('\n', stderr);
-	failures++;
-}
-
-void tl_check_str(const char *file, int line, const char *expr, const char *got, const char *want)
-{
-	if (!got || strcmp(got, want) != 0) {
-		tl_fail(file, line, "%s\n  got  \"%s\"\n  want \"%s\"", expr, got ? got : "(null)", want);
-	}
-}
+struct check_tally check_tally;
 
 bool tl_contains(const char *haystack, const char *needle)
 {
 	return haystack && strstr(haystack, needle);
-}
-
-int tl_status(void)
-{
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	return 0;
 }
 
 int tl_main(int argc, char **argv, const struct tl_case *cases, size_t count)
@@ -62,7 +33,7 @@ int tl_main(int argc, char **argv, const struct tl_case *cases, size_t count)
 		fprintf(stderr, "no case named %s\n", argc > 1 ? argv[1] : "(none)");
 		return 1;
 	}
-	return tl_status();
+	return check_status();
 }
 
 static void path_of(char *out, size_t size, const char *dir, const char *file)

@@ -1,6 +1,6 @@
 /*
- * Helpers of the planner tests: named cases, checks, boards, scenes, JSON
- * edits of a profile. Test code: failures print and count, allocation
+ * Helpers of the planner tests: named cases, boards, scenes, JSON edits of
+ * a profile. Test code: failed checks print and count (check.h), allocation
  * failures abort.
  */
 #ifndef HWCT_TESTS_PLANNER_TESTLIB_H
@@ -12,6 +12,8 @@
 
 #include <json-c/json.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"	/* CHECK, CHECK_INT, CHECK_STR, FAIL */
 #include "board.h"
 #include "planner.h"
 #include "scene.h"
@@ -33,29 +35,11 @@ struct tl_case {
 	void (*run)(const char *dir);
 };
 
-/* Runs the case named argv[1] (every case when absent) with argv[2] as dir. Returns the exit status. */
+/*
+ * Runs the case named argv[1] (every case when absent) with argv[2] as dir.
+ * Returns the exit status (check_status(), or 1 for an unknown case).
+ */
 int tl_main(int argc, char **argv, const struct tl_case *cases, size_t count);
-
-/* The exit status so far: 0 when no check failed. */
-int tl_status(void);
-
-void tl_fail(const char *file, int line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		tl_fail(__FILE__, __LINE__, "%s", #cond); \
-	} \
-} while (0)
-
-#define CHECK_INT(got, want) do { \
-	long long got_ = (long long)(got), want_ = (long long)(want); \
-	if (got_ != want_) { \
-		tl_fail(__FILE__, __LINE__, "%s = %lld, want %lld", #got, got_, want_); \
-	} \
-} while (0)
-
-#define CHECK_STR(got, want) tl_check_str(__FILE__, __LINE__, #got, got, want)
-void tl_check_str(const char *file, int line, const char *expr, const char *got, const char *want);
 
 /* Whether haystack holds needle (NULL haystack: false). */
 bool tl_contains(const char *haystack, const char *needle);

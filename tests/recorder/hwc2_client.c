@@ -14,6 +14,7 @@
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
  *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
+ *	[--acquire-unsignalled]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
@@ -24,7 +25,9 @@
  * has none (FAKE_HWC2_MODE=null-functions); the latency line holds the
  * longest device open, setLayerBuffer and presentDisplay.
  * --leak-on-purpose loses a block, for a sanitizer build to report
- * (test_sanitized.c: the leak checker is live).
+ * (test_sanitized.c: the leak checker is live). --acquire-unsignalled
+ * passes acquire fences that never signal (the recorder's captures of
+ * them are late: test_late.c).
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <dlfcn.h>
@@ -89,6 +92,7 @@ static atomic_int hotplugs, refreshes, vsyncs;
 static atomic_bool connected;
 static const struct sizes *sz = &full_sizes;
 static unsigned long calls_logged;
+static bool acquire_unsignalled;
 static struct client_latency lat_buffer = { 0, -1 }, lat_present = { 0, -1 };
 static int frame_now;
 
@@ -255,7 +259,11 @@ static void hash_part(struct calllog_line *l, struct buffer *b)
 	calllog_add(l, " | hash=%s", hwct_hash_to_hex(&h, hex));
 }
 
-/* An acquire fence: a pipe whose read end is passed; the client "finishes rendering" at once. */
+/*
+ * An acquire fence: a pipe whose read end is passed; the client "finishes
+ * rendering" at once, or never (--acquire-unsignalled: the write end stays
+ * open, unwritten, until the client exits).
+ */
 static int acquire_fence(void)
 {
 	int fds[2];
@@ -263,6 +271,9 @@ static int acquire_fence(void)
 	if (pipe(fds) < 0) {
 		perror("hwc2-client: pipe");
 		exit(2);
+	}
+	if (acquire_unsignalled) {
+		return fds[0];
 	}
 	if (write(fds[1], "x", 1) != 1) {
 		exit(2);
@@ -848,10 +859,13 @@ int main(int argc, char **argv)
 			probe = true;
 		} else if (strcmp(argv[i], "--leak-on-purpose") == 0) {
 			leak = true;
+		} else if (strcmp(argv[i], "--acquire-unsignalled") == 0) {
+			acquire_unsignalled = true;
 		} else {
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
-				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]\n");
+				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
+				"[--acquire-unsignalled]\n");
 			return 2;
 		}
 	}

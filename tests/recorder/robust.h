@@ -8,5 +8,6 @@ int case_stall_unread(void);
 int case_passthrough_errors(void);	/* test_passthrough.c */
 int case_passthrough_null(void);
 int case_sanitized(void);		/* test_sanitized.c */
+int case_capture_late(void);		/* test_late.c */
 
 #endif

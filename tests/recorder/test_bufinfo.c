@@ -12,23 +12,15 @@
 
 #include <hwct/test_buffer.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"
 #include "bufinfo.h"
 #include "test_allocator.h"
 
 #define AB24 REC_FOURCC('A', 'B', '2', '4')
 #define NV12 REC_FOURCC('N', 'V', '1', '2')
 
-static int failures;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			failures++; \
-		} \
-	} while (0)
+struct check_tally check_tally;
 
 static struct rec_handle *handle(int num_fds, int num_ints)
 {
@@ -253,7 +245,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (argc == 2 && strcmp(argv[1], cases[i].name) == 0) {
 			cases[i].fn();
-			return failures ? 1 : 0;
+			return check_status();
 		}
 	}
 	fprintf(stderr, "usage: test-bufinfo CASE\n");

@@ -29,6 +29,8 @@
 #include <hwct/writer.h>
 #include <system/graphics.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"
 #include "buffers.h"
 #include "capture.h"
 #include "config.h"
@@ -41,17 +43,7 @@
 #define STALE 0xEE	/* what a buffer reads as outside SYNC START..END */
 #define MAX_BUFS 4
 
-static int failures;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			failures++; \
-		} \
-	} while (0)
+struct check_tally check_tally;
 
 /* A buffer: its handle fields and what its fd holds while synced for reading. */
 struct buf {
@@ -527,7 +519,7 @@ int main(int argc, char **argv)
 		if (argc < 2 || strcmp(argv[1], tests[i].name) == 0) {
 			tests[i].run();
 			if (argc >= 2) {
-				return failures ? 1 : 0;
+				return check_status();
 			}
 		}
 	}
@@ -535,5 +527,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "unknown case %s\n", argv[1]);
 		return 2;
 	}
-	return failures ? 1 : 0;
+	return check_status();
 }

@@ -1,8 +1,8 @@
 /*
  * The recorder's robustness tests, deviceless: long sessions, a stalled
- * trace reader, a misbehaving module, sanitizers. Each drives the test
- * client (hwc2_client.c) on the fake module (fake_hwc2.c) through
- * libhwc-record.so; one meson test per case. Paths come from the
+ * trace reader, a misbehaving module, sanitizers, captures that never
+ * complete. Each drives the test client (hwc2_client.c) on the fake module
+ * (fake_hwc2.c) through libhwc-record.so; one meson test per case. Paths come from the
  * environment: HWCT_TEST_CLIENT, HWCT_TEST_FAKE, HWCT_TEST_RECORDER.
  */
 #include "robust.h"
@@ -15,6 +15,7 @@ static const struct test_case cases[] = {
 	{ "passthrough-errors", case_passthrough_errors },
 	{ "passthrough-null-functions", case_passthrough_null },
 	{ "sanitized", case_sanitized },
+	{ "capture-late", case_capture_late },
 };
 
 int main(int argc, char **argv)

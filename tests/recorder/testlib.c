@@ -9,7 +9,7 @@
 
 #include "testlib.h"
 
-int test_failures;
+struct check_tally check_tally;
 static char workdir[256];
 
 const char *test_env(const char *name)
@@ -107,5 +107,5 @@ int test_main(int argc, char **argv, const struct test_case *cases, size_t count
 	if (ret != 0) {
 		return ret;	/* skipped, or could not run */
 	}
-	return test_failures ? 1 : 0;
+	return check_status();
 }

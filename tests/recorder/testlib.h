@@ -1,7 +1,7 @@
 /*
  * Shared by the recorder's robustness tests (test_robust.c and the case
- * files test_*.c next to it): checks, a scratch directory and the case
- * runner (testlib.c); running the test client (hwc2_client.c) on the fake
+ * files test_*.c next to it): counted checks (check.h), a scratch directory
+ * and the case runner (testlib.c); running the test client (hwc2_client.c) on the fake
  * module with or without the recorder (testlib_client.c); its log, and
  * what a trace holds (testlib_trace.c).
  */
@@ -16,21 +16,10 @@
 
 #include <hwct/hwctrace.pb-c.h>
 
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"
+
 #define TEST_SKIP 77	/* meson: the test was skipped */
-
-/* Failed checks so far; a case fails when it is not 0. */
-extern int test_failures;
-
-/* Counts a failure (and goes on) when cond is false. */
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__); \
-			fputc('\n', stderr); \
-			test_failures++; \
-		} \
-	} while (0)
 
 /* A case: returns 0 when it ran (failures counted), TEST_SKIP, or 2 when it could not run. */
 struct test_case {

@@ -133,7 +133,7 @@ for vkms in overlays no-overlays; do
 	params="enable_overlay=$([ "$vkms" = overlays ] && echo 1 || echo 0) enable_writeback=1"
 	start=$SECONDS
 	status=0
-	"$vm_run" --cache "$cache" --unavailable-status "$unavailable" --timeout 900 --vkms-params "$params" -- \
+	"$vm_run" --cache "$cache" --unavailable-status "$unavailable" --timeout 1200 --vkms-params "$params" -- \
 		bash "$here/vm-replay.sh" guest "$vkms" "$replay" "$dir/gen.zst" "$root" "$module" "$recorder" "$tool" \
 		>"$dir/$vkms.out" || status=$?
 	echo "vm-replay: $vkms boot: $((SECONDS - start)) s, status $status"

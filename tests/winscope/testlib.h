@@ -8,18 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "check.h"	/* CHECK, CHECK_MSG: fatal */
+
 #define TEST_SKIP 77		/* meson: skipped */
-
-#define CHECK_MSG(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} \
-} while (0)
-
-#define CHECK(cond) CHECK_MSG(cond, "%s", "")
 
 /* A fresh scratch directory, removed at exit; test_path() names a file in it (static buffer per call slot). */
 const char *test_dir(void);
