@@ -312,8 +312,8 @@ static void report(const char *planner, struct round *rounds, unsigned reps)
 	printf(" the rest (scene, imports, readback, results) %.3f ms\n", rest);
 	printf("kms-replay %s: bare frame with the writeback readback hwc-replay adds (vkms then composes "
 		"the frame in software) %.3f ms; replayed frame / that %.3f\n", planner, rbm, rm / rbm);
-	snprintf(name, sizeof(name), "kms-replay %s frame time (hwc-replay --device --timing fast --no-pixels: "
-		"no readback, as the bare commit; mean, wall)", planner);
+	snprintf(name, sizeof(name), "kms-replay %s frame time (hwc-replay --device --timing fast --no-pixels, "
+		"no readback as the bare commit; mean, wall)", planner);
 	bench_report(name, pm, bm, "ms", pm / bm, GOAL, false);
 	snprintf(name, sizeof(name), "kms-replay %s cost --no-pixels (replayed frame without the flip wait / bare "
 		"commit call)", planner);
