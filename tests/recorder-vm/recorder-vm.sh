@@ -25,7 +25,7 @@ shift
 client=$1 recorder=$2 module=$3 check=$4 hwc_trace=$5 frames=$6 extract=$7
 # capture before release: under TCG a 256x192 copy and hash can take longer than
 # the default 4 ms; every capture must finish for the pixel checks
-export HWCT_CAPTURE_WAIT_MS=2000
+export HWCT_CAPTURE_WAIT_MS=10000	# TCG: the first frame's captures can take seconds
 status=0
 checked=
 
