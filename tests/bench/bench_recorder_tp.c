@@ -4,7 +4,8 @@
  * (bench_call_ns() before and after), and the same clock pair around nothing
  * (the timing floor). The tracepoint sits inline between the clock reads,
  * as an instrumented call site would have it. Built in GNU C (the LTTng
- * headers need it); without LTTng-UST only the stubs remain.
+ * headers need it). Without LTTng-UST there is no tracepoint to time:
+ * bench_tp_built() says so and bench_tp_run() returns -ENOTSUP.
  */
 #include "bench_recorder_config.h"
 
