@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <hwct/limits.h>
+
 #include "cli.h"
 #include "hwct_config.h"
 
@@ -83,6 +85,8 @@ static int help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
+	struct hwct_limits limits;
+	char msg[256];
 	int ret;
 
 	if (argc < 2) {
@@ -102,6 +106,9 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd) {
 		return usage_error(argv[1][0] == '-' ? "unknown option '%s'" : "unknown command '%s'", argv[1]);
+	}
+	if (hwct_limits_from_env(&limits, msg, sizeof(msg)) < 0) {
+		return usage_error("%s", msg);
 	}
 	cli_out_init();
 	ret = cmd->run(cmd, argc - 1, argv + 1);

@@ -27,10 +27,41 @@ int reader_fail(struct hwct_reader *r, int code, uint64_t offset, const char *fm
 	return code;
 }
 
+/*
+ * Checks that seek-table entry i describes exactly one whole frame: a
+ * skippable frame whose own size field agrees, or a zstd frame that ends
+ * where the entry says. Sets f->skippable and f->magic.
+ */
+static int check_entry(struct hwct_reader *r, struct frame_loc *f, size_t i)
+{
+	const uint8_t *p = r->data + f->offset;
+	const char *what = NULL;
+	size_t size;
+
+	if (f->size < SKIPPABLE_HEADER_SIZE) {
+		return hwct_error_set(&r->err, -EINVAL, r->name, f->offset,
+			"seek table: entry %zu is %llu bytes, shorter than any frame header (%d)", i,
+			(unsigned long long)f->size, SKIPPABLE_HEADER_SIZE);
+	}
+	f->skippable = container_is_skippable(p, (size_t)f->size, &f->magic);
+	if (!f->skippable && get_le32(p) != 0xFD2FB528u) {
+		return hwct_error_set(&r->err, -EINVAL, r->name, f->offset,
+			"seek table: entry %zu points at no zstd frame", i);
+	}
+	size = container_frame_size(p, (size_t)f->size, &what);
+	if (size != f->size) {
+		return hwct_error_set(&r->err, -EINVAL, r->name, f->offset,
+			"seek table: entry %zu says %llu bytes, the frame there is %s", i,
+			(unsigned long long)f->size, size ? "shorter" : what);
+	}
+	return 0;
+}
+
 /* Builds frames[] from the seek table entries. */
 static int frames_from_seek_table(struct hwct_reader *r, const struct seek_entry *entries, size_t count)
 {
 	uint64_t offset = 0;
+	int ret;
 
 	r->frames = calloc(count ? count : 1, sizeof(*r->frames));
 	if (!r->frames) {
@@ -46,10 +77,9 @@ static int frames_from_seek_table(struct hwct_reader *r, const struct seek_entry
 			.checksum = entries[i].checksum,
 			.decompressed = entries[i].decompressed,
 		};
-		f->skippable = container_is_skippable(r->data + offset, (size_t)(r->size - offset), &f->magic);
-		if (!f->skippable && (f->size < 4 || get_le32(r->data + offset) != 0xFD2FB528u)) {
-			return hwct_error_set(&r->err, -EINVAL, r->name, offset,
-				"seek table: entry %zu points at no zstd frame", i);
+		ret = check_entry(r, f, i);
+		if (ret < 0) {
+			return ret;
 		}
 		offset += f->size;
 	}

@@ -3,11 +3,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <hwct/limits.h>
+
 #include "predictor.h"
 #include "reader_private.h"
 #include "record_io.h"
 
-#define MAX_DELTA_CHAIN 4096
+/*
+ * The blobs being decoded, outermost first: a delta's base is decoded before
+ * the delta is applied, so the blobs on this stack are each other's
+ * ancestors and a hash seen twice is a cycle.
+ */
+struct chain {
+	struct hwct_hash *hashes;	/* owned, max + 1 entries */
+	size_t depth;
+	size_t max;			/* hwct_limits()->delta_depth */
+};
 
 /* Finds the Blob record with hash h in the cached blob frame. Caller frees *out. */
 static int find_blob(struct hwct_reader *r, const struct hwct_hash *h, Hwct__Blob **out, uint64_t *where)
@@ -81,10 +92,11 @@ static int decode_raw(struct hwct_reader *r, const Hwct__Blob *b, uint64_t where
 	return 0;
 }
 
-static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out, unsigned depth);
+static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out,
+	struct chain *chain);
 
 static int decode_delta(struct hwct_reader *r, const Hwct__Blob *b, uint64_t where,
-	struct hwct_blob_data *out, unsigned depth)
+	struct hwct_blob_data *out, struct chain *chain)
 {
 	struct hwct_hash base;
 	uint64_t need = 0;
@@ -115,7 +127,7 @@ static int decode_delta(struct hwct_reader *r, const Hwct__Blob *b, uint64_t whe
 		return reader_fail(r, -EINVAL, where, "blob: delta rects need %llu bytes, data has %zu",
 			(unsigned long long)need, b->data.len);
 	}
-	ret = decode(r, &base, out, depth + 1);
+	ret = decode(r, &base, out, chain);
 	if (ret < 0) {
 		return ret == -ENOENT ? reader_fail(r, -EINVAL, where, "blob: delta base is not in the trace") : ret;
 	}
@@ -202,7 +214,47 @@ void reader_decoded_finish(struct hwct_reader *r)
 	r->decoded_count = 0;
 }
 
-static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out, unsigned depth)
+/* Pushes h on the chain. Returns 0, or -ELOOP (r->err set) for a cycle or a chain past the limit. */
+static int chain_push(struct hwct_reader *r, struct chain *chain, const struct hwct_hash *h)
+{
+	char hex[HWCT_HASH_HEX];
+
+	for (size_t i = 0; i < chain->depth; i++) {
+		if (hwct_hash_equal(&chain->hashes[i], h)) {
+			return reader_fail(r, -ELOOP, UINT64_MAX,
+				"blob %s: delta chain is a cycle: the blob is its own ancestor (a cycle of %zu blobs)",
+				hwct_hash_to_hex(h, hex), chain->depth - i);
+		}
+	}
+	if (chain->depth > chain->max) {
+		return reader_fail(r, -ELOOP, UINT64_MAX,
+			"blob %s: delta chain longer than the limit (%zu deltas, HWCT_LIMIT_DELTA_DEPTH)",
+			hwct_hash_to_hex(&chain->hashes[0], hex), chain->max);
+	}
+	chain->hashes[chain->depth++] = *h;
+	return 0;
+}
+
+/* Checks what a Blob claims against the limits before anything is allocated for it. */
+static int check_limits(struct hwct_reader *r, const Hwct__Blob *b, uint64_t where)
+{
+	const struct hwct_limits *lim = hwct_limits();
+
+	if (b->size > lim->blob_bytes) {
+		return reader_fail(r, -EFBIG, where,
+			"blob: size %llu exceeds the blob limit of %llu bytes (HWCT_LIMIT_BLOB_BYTES)",
+			(unsigned long long)b->size, (unsigned long long)lim->blob_bytes);
+	}
+	if (b->width > lim->dimension || b->height > lim->dimension) {
+		return reader_fail(r, -EFBIG, where,
+			"blob: %ux%u exceeds the dimension limit of %llu pixels (HWCT_LIMIT_DIMENSION)",
+			b->width, b->height, (unsigned long long)lim->dimension);
+	}
+	return 0;
+}
+
+static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_blob_data *out,
+	struct chain *chain)
 {
 	Hwct__Blob *b = NULL;
 	uint64_t where = 0;
@@ -211,13 +263,19 @@ static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_
 	if (ret <= 0) {
 		return ret == -ENOMEM ? reader_fail(r, ret, UINT64_MAX, "blob: out of memory") : 0;
 	}
-
-	if (depth > MAX_DELTA_CHAIN) {
-		return reader_fail(r, -ELOOP, UINT64_MAX, "blob: delta chain longer than %d (or a cycle)",
-			MAX_DELTA_CHAIN);
+	ret = chain_push(r, chain, h);
+	if (ret < 0) {
+		return ret;
 	}
 	ret = find_blob(r, h, &b, &where);
 	if (ret < 0) {
+		chain->depth--;
+		return ret;
+	}
+	ret = check_limits(r, b, where);
+	if (ret < 0) {
+		hwct__blob__free_unpacked(b, NULL);
+		chain->depth--;
 		return ret;
 	}
 	*out = (struct hwct_blob_data){ .kind = b->kind, .width = b->width, .height = b->height,
@@ -225,11 +283,12 @@ static int decode(struct hwct_reader *r, const struct hwct_hash *h, struct hwct_
 	if (b->encoding == HWCT__BLOB_ENCODING__BLOB_RAW) {
 		ret = decode_raw(r, b, where, out);
 	} else if (b->encoding == HWCT__BLOB_ENCODING__BLOB_DELTA) {
-		ret = decode_delta(r, b, where, out, depth);
+		ret = decode_delta(r, b, where, out, chain);
 	} else {
 		ret = reader_fail(r, -EINVAL, where, "blob: unknown encoding %d", b->encoding);
 	}
 	hwct__blob__free_unpacked(b, NULL);
+	chain->depth--;
 	if (ret == 0) {
 		decoded_put(r, h, out);
 	}
@@ -240,12 +299,17 @@ int hwct_reader_blob(struct hwct_reader *r, const struct hwct_hash *hash, struct
 {
 	struct hwct_error saved = r->err;
 	bool failed = r->failed;
+	struct chain chain = { 0 };
 	struct hwct_hash got;
 	int ret;
 
 	*out = (struct hwct_blob_data){ 0 };
 	r->failed = false;
-	ret = decode(r, hash, out, 0);
+	chain.max = (size_t)hwct_limits()->delta_depth;
+	chain.hashes = calloc(chain.max + 1, sizeof(*chain.hashes));
+	ret = chain.hashes ? decode(r, hash, out, &chain)
+		: reader_fail(r, -ENOMEM, UINT64_MAX, "blob: out of memory");
+	free(chain.hashes);
 	if (ret == 0) {
 		got = hwct_hash_compute(out->data, out->size);
 		if (!hwct_hash_equal(&got, hash)) {

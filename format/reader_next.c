@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include <hwct/limits.h>
+
 #include "container.h"
 #include "reader_private.h"
 #include "record_io.h"
@@ -20,9 +22,11 @@ int reader_load_frame(struct hwct_reader *r, uint32_t ordinal, struct bytebuf *o
 		return reader_fail(r, -EINVAL, f->offset,
 			"zstd frame %u: no content size in its header (not written by hwctrace)", ordinal);
 	}
-	if (content > READER_MAX_FRAME_CONTENT) {
-		return reader_fail(r, -EINVAL, f->offset, "zstd frame %u: content size %llu exceeds %llu",
-			ordinal, content, READER_MAX_FRAME_CONTENT);
+	if (content > hwct_limits()->frame_bytes) {
+		return reader_fail(r, -EFBIG, f->offset,
+			"zstd frame %u: content size %llu exceeds the frame limit of %llu bytes "
+			"(HWCT_LIMIT_FRAME_BYTES)", ordinal, content,
+			(unsigned long long)hwct_limits()->frame_bytes);
 	}
 	if (f->has_checksum && f->decompressed != content) {
 		return reader_fail(r, -EINVAL, f->offset,

@@ -13,9 +13,6 @@
 #include "hmap.h"
 #include "index.h"
 
-/* Largest decompressed data frame a reader accepts. */
-#define READER_MAX_FRAME_CONTENT (1ull << 31)
-
 #define READER_DECODED_CACHE 4
 #define READER_DECODED_MAX_SIZE (64u << 20)	/* larger payloads are not kept */
 

@@ -1,6 +1,8 @@
 /* Record framing (record_io.h). */
 #include <errno.h>
 
+#include <hwct/limits.h>
+
 #include "record_io.h"
 
 size_t varint_size(uint64_t v)
@@ -70,9 +72,14 @@ int record_next(const uint8_t *data, size_t size, size_t *pos,
 			break;
 		}
 	}
-	if (len > RECORD_MAX_SIZE) {
-		*what = "record length: larger than 1 GiB";
+	if (len == 0) {
+		/* every record hwctrace writes has a kind: a run of zero bytes is not records */
+		*what = "record length: 0 (an empty record)";
 		return -EINVAL;
+	}
+	if (len > hwct_limits()->record_bytes) {
+		*what = "record length: larger than the record limit (HWCT_LIMIT_RECORD_BYTES)";
+		return -EFBIG;
 	}
 	if (len > size - p) {
 		*what = "record length: past the end of its zstd frame";

@@ -26,8 +26,9 @@ int record_append(struct bytebuf *out, const Hwct__Record *rec);
 /*
  * Reads one record frame from data[*pos, size): on success sets *body and
  * *body_size to the message bytes and advances *pos, returning 1; returns 0
- * at exactly size; -EINVAL for a bad varint or a length past size, with
- * *what saying which.
+ * at exactly size; -EINVAL for a bad varint, a zero length or a length past
+ * size, -EFBIG for a length past the record limit (hwct_limits()), with *what
+ * (a static string) saying which.
  */
 int record_next(const uint8_t *data, size_t size, size_t *pos,
 	const uint8_t **body, size_t *body_size, const char **what);

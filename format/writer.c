@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <hwct/format.h>
+#include <hwct/limits.h>
 
 #include "hwct_config.h"
 #include "record_io.h"
@@ -249,6 +250,9 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 	}
 	if (!desc->data && desc->size) {
 		return -EINVAL;
+	}
+	if (desc->size > hwct_limits()->blob_bytes) {
+		return -EFBIG;	/* a reader would refuse it */
 	}
 	pthread_mutex_lock(&w->lock);
 	if (w->error) {

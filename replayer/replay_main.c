@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <hwct/limits.h>
+
 #include "replay.h"
 #include "replay_target.h"
 
@@ -13,6 +15,8 @@ int main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = SIG_IGN };
 	struct replay_options opts;
+	struct hwct_limits limits;
+	char msg[256];
 	int ret = replay_args_parse(&opts, argc, argv, stdout, stderr);
 
 	if (ret < 0) {
@@ -20,6 +24,10 @@ int main(int argc, char **argv)
 	}
 	if (ret) {
 		return ret;
+	}
+	if (hwct_limits_from_env(&limits, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "hwc-replay: %s\n", msg);
+		return REPLAY_EXIT_USAGE;
 	}
 	/* a closed pipe (--results - | head) shows as EPIPE on the results, not a signal */
 	sigemptyset(&sa.sa_mask);

@@ -98,7 +98,8 @@ enum hwct_blob_flags {
  * Stores a payload once per distinct hash; the hash is written to *out_hash
  * (may be NULL). Returns 0 when queued for storing, 1 when that content was
  * already stored (nothing queued), -ENOBUFS when refused for the memory
- * budget (counted in the stats), or another -errno.
+ * budget (counted in the stats), -EFBIG for a payload larger than the blob
+ * limit (hwct_limits()->blob_bytes, which readers enforce), or another -errno.
  */
 int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *desc,
 	uint32_t flags, struct hwct_hash *out_hash);
