@@ -16,10 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <hwct/limits.h>
+
 #include "board_json.h"
 
-#define MAX_FILE_SIZE (64u << 20)
-#define MAX_DEPTH 64
 #define MAX_CRTCS 32		/* possible_crtcs is a 32-bit mask */
 #define MAX_CONNECTORS 256
 
@@ -346,17 +346,24 @@ struct board *board_from_drm_info_buffer(const char *data, size_t size, const ch
 	const char *node, struct hwct_error *err)
 {
 	struct board_json l = { .name = name ? name : "board", .err = err };
+	char msg[HWCT_ERROR_MESSAGE_MAX];
 	struct json_tokener *tok;
 	struct json_object *root;
 	struct board *board;
+	uint64_t limit_at;
 	size_t end;
 
 	hwct_error_clear(err);
-	if (size > MAX_FILE_SIZE) {
-		board_json_fail(&l, -EFBIG, NULL, "%zu bytes, at most %u", size, MAX_FILE_SIZE);
+	/* json-c's tree of a text can take hundreds of times its size: bound it first */
+	if (hwct_json_check_bounds(data, size, &limit_at, msg, sizeof(msg)) < 0) {
+		hwct_error_set(err, -EFBIG, l.name, limit_at, "%s", msg);
 		return NULL;
 	}
-	tok = json_tokener_new_ex(MAX_DEPTH);
+	if (size > INT32_MAX) {
+		hwct_error_set(err, -EFBIG, l.name, 0, "JSON: %zu bytes, more than json-c reads", size);
+		return NULL;
+	}
+	tok = json_tokener_new_ex((int)hwct_limits()->json_depth + 1);
 	if (!tok) {
 		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
 		return NULL;
@@ -367,7 +374,10 @@ struct board *board_from_drm_info_buffer(const char *data, size_t size, const ch
 	if (!root) {
 		enum json_tokener_error jerr = json_tokener_get_error(tok);
 
-		if (jerr == json_tokener_continue || jerr == json_tokener_success) {
+		if (jerr == json_tokener_continue && end < size) {
+			/* json-c stops early only when it cannot allocate */
+			hwct_error_set(err, -ENOMEM, l.name, end, "JSON: out of memory while parsing");
+		} else if (jerr == json_tokener_continue || jerr == json_tokener_success) {
 			hwct_error_set(err, -EINVAL, l.name, size, "truncated JSON");
 		} else {
 			hwct_error_set(err, -EINVAL, l.name, end, "JSON: %s",
@@ -406,10 +416,14 @@ struct board *board_from_drm_info_json(const char *path, const char *node, struc
 		board_json_fail(&l, code, NULL, "%s", strerror(-code));
 		return NULL;
 	}
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
-		(uint64_t)st.st_size > MAX_FILE_SIZE) {
-		board_json_fail(&l, -EFBIG, NULL, "not a regular file of at most %u bytes",
-			MAX_FILE_SIZE);
+	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
+		board_json_fail(&l, -EINVAL, NULL, "not a regular file");
+		fclose(f);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > hwct_limits()->json_bytes) {
+		board_json_fail(&l, -EFBIG, NULL, "%lld bytes exceed the limit of %llu (HWCT_LIMIT_JSON_BYTES)",
+			(long long)st.st_size, (unsigned long long)hwct_limits()->json_bytes);
 		fclose(f);
 		return NULL;
 	}
