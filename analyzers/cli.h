@@ -41,6 +41,7 @@ extern const struct cli_command cmd_export;
 extern const struct cli_command cmd_extract;
 extern const struct cli_command cmd_trim;
 extern const struct cli_command cmd_import_winscope;
+extern const struct cli_command cmd_board;
 
 /* An option a command accepts. */
 struct cli_option {

@@ -21,6 +21,9 @@ static const struct cli_command *const commands[] = {
 	&cmd_extract,
 	&cmd_trim,
 	&cmd_import_winscope,
+#if HWCT_HAVE_JSON
+	&cmd_board,
+#endif
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))

@@ -62,6 +62,7 @@ struct replay_options {
 	const char *trace;
 	enum replay_target_kind target;
 	const char *target_arg;		/* board file, device node or module path; NULL for --vm */
+	const char *profile_device;	/* --profile-device: a device of the profile paste; NULL default */
 	const char *planner;		/* planner_find() name */
 	const char *compositor;		/* compositor_create() name */
 	uint64_t first, last;		/* FrameEnd.frame range, inclusive; last UINT64_MAX = to the end */

@@ -29,6 +29,7 @@ enum option_key {
 	OPT_DUMP_IMAGES,
 	OPT_MODE_MAP,
 	OPT_NO_PIXELS,
+	OPT_PROFILE_DEVICE,
 	OPT_QUIET,
 };
 
@@ -58,12 +59,13 @@ static const struct option_def options[] = {
 	{ "dump-images", 0, true, OPT_DUMP_IMAGES },
 	{ "mode-map", 0, true, OPT_MODE_MAP },
 	{ "no-pixels", 0, false, OPT_NO_PIXELS },
+	{ "profile-device", 0, true, OPT_PROFILE_DEVICE },
 	{ "quiet", 'q', false, OPT_QUIET },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
 
-static const char usage_line[] = "usage: " REPLAY_PROGRAM " TRACE [--profile BOARD.json | --device /dev/dri/cardN |"
+static const char usage_line[] = "usage: " REPLAY_PROGRAM " TRACE [--profile BOARD | --device /dev/dri/cardN |"
 	" --hwc2 MODULE.so | --vm] [options]\n";
 
 static void print_help(FILE *f)
@@ -71,7 +73,7 @@ static void print_help(FILE *f)
 	fprintf(f, "%s\nReplays an hwctrace trace's display frames on a target and reports the plane\n"
 		"plans, output checksums and timings of each frame.\n\n"
 		"targets (one; default --device when a usable /dev/dri/card* exists, else --vm):\n"
-		"  --profile BOARD.json     no device: a drm_info JSON board profile\n"
+		"  --profile BOARD          no device: a drm_info board profile (JSON or pasted text)\n"
 		"  --device /dev/dri/cardN  an atomic-KMS device\n"
 		"  --hwc2 MODULE.so         an HWC2 module\n"
 		"  --vm                     vkms under qemu\n\n"
@@ -87,6 +89,8 @@ static void print_help(FILE *f)
 		"  --expect FILE            compare with known-good results\n"
 		"  --compare pixels|plans|all  what --expect compares (default all)\n"
 		"  --dump-images DIR        write each output frame as DIR/frame-NNNNNN.png\n"
+		"  --profile-device NODE|N  the device of a --profile paste holding several (default:\n"
+		"                           the first with a connected connector)\n"
 		"  --no-pixels              plans only: compose nothing, no checksums\n"
 		"  -q, --quiet              no notes or progress on stderr\n"
 		"  -h, --help, --version\n\n"
@@ -277,6 +281,9 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 			return usage_error(err, "--mode-map: unknown mapping '%s' (letterbox, scale, none)", v);
 		}
 		opts->mode_map = (enum replay_mode_map)i;
+		return 0;
+	case OPT_PROFILE_DEVICE:
+		opts->profile_device = v;
 		return 0;
 	case OPT_NO_PIXELS:
 		opts->no_pixels = true;

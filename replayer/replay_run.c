@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "board.h"
 #include "compositor.h"
 #include "planner.h"
 #include "replay_dir.h"
@@ -145,6 +146,7 @@ static int open_target(struct replay_session *s)
 		.planner = planner_find(o->planner),
 		.planner_options = &s->planner_options,
 		.compositor = s->compositor,
+		.profile_device = o->profile_device,
 	};
 	kind = replay_target_default(o->target, &arg);
 	if (replay_target_open(&s->target, kind, arg, &cfg, &err) < 0) {
@@ -153,6 +155,10 @@ static int open_target(struct replay_session *s)
 		return REPLAY_EXIT_TARGET;
 	}
 	s->target_open = true;
+	if (s->target.board && s->target.board->mode_from_crtc_only) {
+		replay_note(o->quiet, "%s: the dump has no connector: using the CRTC's recorded mode "
+			"%ux%u", arg, (unsigned)s->target.board->width, (unsigned)s->target.board->height);
+	}
 	s->timing = o->timing != REPLAY_TIMING_DEFAULT ? o->timing : s->target.default_timing ?
 		s->target.default_timing : REPLAY_TIMING_RECORDED;
 	replay_host_collect(&s->host, s->compositor && strcmp(compositor_name(s->compositor), "gl") == 0);

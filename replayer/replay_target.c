@@ -28,7 +28,7 @@ static void profile_finish(struct replay_target *t)
 static int profile_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
 	struct hwct_error *err)
 {
-	struct board *board = board_from_drm_info_json(arg, NULL, err);
+	struct board *board = board_from_file(arg, cfg->profile_device, err);
 	struct planner_options opts = *cfg->planner_options;
 
 	if (!board) {

@@ -25,6 +25,7 @@ struct replay_target_config {
 	const struct planner_impl *planner;
 	const struct planner_options *planner_options;
 	struct compositor *compositor;	/* NULL with --no-pixels: compose nothing */
+	const char *profile_device;	/* --profile-device, NULL default */
 };
 
 /* What results name as the planner when an HWC2 module decides. */

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hwct/error.h>
 
@@ -52,6 +53,9 @@ enum board_plane_type {
 #define BOARD_MAX_PLANES 256
 #define BOARD_MAX_FORMATS 1024		/* per plane */
 #define BOARD_MAX_MODIFIERS 256		/* per format */
+#define BOARD_MAX_CRTCS 32		/* possible_crtcs is a 32-bit mask */
+#define BOARD_MAX_SIZE_HINTS 16		/* cursor SIZE_HINTS kept per plane */
+#define BOARD_MAX_TEXT_LINES (1u << 20)	/* lines of a drm_info text profile */
 
 /* One format of a plane and the modifiers it is scanned out with. */
 struct board_format {
@@ -84,6 +88,9 @@ struct board_plane {
 
 	bool has_scaling_filter;	/* the "SCALING_FILTER" property exists */
 
+	size_t size_hint_count;		/* cursor "SIZE_HINTS" entries kept (at most BOARD_MAX_SIZE_HINTS) */
+	uint16_t size_hints[BOARD_MAX_SIZE_HINTS][2];	/* width, height */
+
 	/* Rules a dump does not show (board_apply_rules, then profile overrides). */
 	bool can_scale;			/* SRC size may differ from CRTC size */
 	bool solid_fill;		/* can show a solid colour without a buffer */
@@ -97,6 +104,10 @@ struct board {
 	uint32_t crtc_id;		/* the one CRTC modelled */
 	uint32_t crtc_index;		/* its index, for possible_crtcs */
 	uint32_t width, height;		/* its mode, pixels; 0 unknown */
+	bool mode_from_crtc_only;	/* the dump has no connector: the size is the CRTC's recorded mode */
+
+	size_t crtc_count;		/* every CRTC of the device, by index */
+	uint32_t crtc_ids[BOARD_MAX_CRTCS];
 
 	uint32_t cursor_width, cursor_height;	/* DRM_CAP_CURSOR_*; 0 unknown */
 
@@ -201,5 +212,46 @@ struct board *board_from_drm_info_buffer(const char *data, size_t size, const ch
 /* The same from a parsed tree (borrowed); name is used in messages. */
 struct board *board_from_drm_info_object(struct json_object *root, const char *name,
 	const char *node, struct hwct_error *err);
+
+/*
+ * Loads a board from plain `drm_info` output (the tree people paste;
+ * board_text*.c), size bytes of data. The paste may be wrapped in a
+ * Markdown code fence, indented, have CRLF line ends, tabs and trailing
+ * spaces, and hold several devices: device picks one by its "Node:" path or
+ * by its 1-based position ("2"); NULL takes the first device with a
+ * connected connector (else the first). A paste cut short is an error
+ * naming the line and what was expected. Returns the board (free with
+ * board_destroy), or NULL with err filled ("NAME: line N: what"); err may
+ * be NULL.
+ */
+struct board *board_from_drm_info_text(const char *data, size_t size, const char *name,
+	const char *device, struct hwct_error *err);
+
+/*
+ * Loads a board profile file, drm_info JSON or text as its content says
+ * (JSON starts with '{'), at most the JSON_BYTES limit (hwct/limits.h). device as for
+ * the two loaders (a node key for JSON). Returns the board or NULL with err
+ * filled.
+ */
+struct board *board_from_file(const char *path, const char *device, struct hwct_error *err);
+
+/* The same from size bytes in memory; name is used in messages. */
+struct board *board_from_buffer(const char *data, size_t size, const char *name,
+	const char *device, struct hwct_error *err);
+
+/* The four-character code of fourcc ("AB24"), or "0x%08x" when not printable, in buf. Returns buf. */
+const char *board_fourcc_name(uint32_t fourcc, char buf[12]);
+
+/*
+ * The board as a new JSON object (board_describe.c; free with
+ * json_object_put): driver, CRTCs, the modelled CRTC and its mode, cursor
+ * size, every plane (type, possible CRTCs, formats x modifiers, zpos,
+ * rotation, alpha, blend modes, size hints, assumed rules), writeback
+ * formats and the board's assumed rules. Not the board's name.
+ */
+struct json_object *board_to_json(const struct board *board);
+
+/* The same as text on f. */
+void board_print(FILE *f, const struct board *board);
 
 #endif

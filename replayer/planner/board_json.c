@@ -20,7 +20,7 @@
 
 #include "board_json.h"
 
-#define MAX_CRTCS 32		/* possible_crtcs is a 32-bit mask */
+#define MAX_CRTCS BOARD_MAX_CRTCS
 #define MAX_CONNECTORS 256
 
 /* A mode object ({hdisplay, vdisplay, ...}) into the board's size. */
@@ -72,12 +72,18 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 	if (n == 0) {
 		return board_json_fail(l, -EINVAL, "crtcs", "no CRTC");
 	}
-	for (size_t i = 0; i < n && !mode; i++) {
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *m;
+
 		crtc = json_object_array_get_idx(crtcs, i);
-		if ((ret = board_json_want(l, crtc, json_type_object, board_json_index(p, "crtcs", i)))) {
+		board_json_index(p, "crtcs", i);
+		if ((ret = board_json_want(l, crtc, json_type_object, p)) ||
+			(ret = board_json_key_u32(l, crtc, p, "id", &l->board->crtc_ids[i]))) {
 			return ret;
 		}
-		if ((mode = crtc_mode(crtc, &key))) {
+		l->board->crtc_count = i + 1;
+		if (!mode && (m = crtc_mode(crtc, &key))) {
+			mode = m;
 			pick = i;
 		}
 	}
@@ -151,11 +157,13 @@ static int parse_connectors(struct board_json *l, struct json_object *node)
 	int ret;
 
 	if (!connectors) {
+		l->board->mode_from_crtc_only = l->board->width != 0;
 		return 0;
 	}
 	if ((ret = board_json_array(l, connectors, "connectors", MAX_CONNECTORS, &n))) {
 		return ret;
 	}
+	l->board->mode_from_crtc_only = n == 0 && l->board->width != 0;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *conn = json_object_array_get_idx(connectors, i);
 		uint32_t type;

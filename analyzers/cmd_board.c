@@ -1,0 +1,86 @@
+/*
+ * hwc-trace board: what the project understood of a board profile (a
+ * drm_info JSON dump or a pasted drm_info text), so that a user can check a
+ * paste before trusting a replay on it (replayer/planner/board_describe.c).
+ */
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "board.h"
+#include "cli.h"
+
+enum { OPT_JSON = 1, OPT_DEVICE };
+
+static const struct cli_option options[] = {
+	{ "json", 0, false, OPT_JSON },
+	{ "device", 0, true, OPT_DEVICE },
+	{ NULL, 0, false, 0 },
+};
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+	const char *device = NULL, *path;
+	struct cli_parser p;
+	struct hwct_error err;
+	struct board *board;
+	bool json = false;
+	int key, status = CLI_EXIT_OK;
+
+	if (cli_parse_init(&p, cmd, options, argc, argv)) {
+		cli_error("out of memory");
+		return CLI_EXIT_FAILURE;
+	}
+	while ((key = cli_parse_next(&p)) > 0) {
+		if (key == OPT_JSON) {
+			json = true;
+		} else {
+			device = p.arg;
+		}
+	}
+	if (key == CLI_KEY_HELP) {
+		cli_print_command_help(stdout, cmd);
+		cli_parse_finish(&p);
+		return CLI_EXIT_OK;
+	}
+	if (key < 0 || p.positional_count != 1) {
+		cli_parse_finish(&p);
+		return key < 0 ? CLI_EXIT_USAGE : cli_usage_error(cmd, "one board file expected");
+	}
+	path = p.positional[0];
+	board = board_from_file(path, device, &err);
+	cli_parse_finish(&p);
+	if (!board) {
+		cli_error("%s", err.message);
+		return CLI_EXIT_FAILURE;
+	}
+	cli_out_init();
+	if (json) {
+		struct json_object *o = board_to_json(board);
+		const char *base = strrchr(path, '/');
+
+		json_object_object_add(o, "file", json_object_new_string(base ? base + 1 : path));
+		fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+			JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+		fputc('\n', stdout);
+		json_object_put(o);
+	} else {
+		board_print(stdout, board);
+	}
+	board_destroy(board);
+	if (!cli_out_finish()) {
+		status = CLI_EXIT_FAILURE;
+	}
+	return status;
+}
+
+const struct cli_command cmd_board = {
+	.name = "board",
+	.summary = "what a board profile (drm_info JSON or pasted text) was understood as",
+	.synopsis = "BOARD [--json] [--device NODE|N]",
+	.options = "  --json            one JSON object: CRTCs, planes, formats x modifiers, zpos,\n"
+		"                    rotation, blend, cursor sizes, writeback, assumptions\n"
+		"  --device NODE|N   the device of a paste holding several (default: the first\n"
+		"                    with a connected connector)\n",
+	.run = run,
+};
