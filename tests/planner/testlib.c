@@ -48,7 +48,7 @@ struct board *tl_board(const char *dir, const char *file)
 	struct board *board;
 
 	path_of(path, sizeof(path), dir, file);
-	board = board_from_drm_info_json(path, NULL, &err);
+	board = board_from_file(path, NULL, &err);
 	if (!board) {
 		fprintf(stderr, "cannot load %s: %s\n", path, err.message);
 		abort();
