@@ -23,12 +23,27 @@ results=build/bootstrap-results.json
 echo
 echo "== hwc-replay $trace --frames 0-4 (a KMS device, else vkms in the VM)"
 build/replayer/hwc-replay "$trace" --frames 0-4 --results "$results"
-python3 - "$results" <<'PY'
+# A short per-frame plan summary of a results file.
+summary() {
+	python3 - "$1" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-print("target %s, planner %s" % (r.get("target"), r.get("planner")))
+t = r.get("target")
+t = "%s %s" % (t.get("kind"), t.get("path") or "") if isinstance(t, dict) else t
+print("target %s, planner %s" % (t, r.get("planner")))
 for f in r["frames"]:
     plan = " ".join("%s:%s" % (l["layer"], l["plane"] if l["plane"] is not None else
                                 "client(" + ",".join(l["reasons"]) + ")") for l in f["plan"])
     print("frame %-3d %s  checksum %s (%s)" % (f["frame"], plan, f.get("checksum"), f.get("checksum_source")))
 PY
+}
+summary "$results"
+
+board=tests/data/boards/real/i915-display-top.txt
+echo
+echo "== the same trace planned on a real board: $board (pasted drm_info text of an Intel"
+echo "   laptop, 3 pipes), no device, frames as recorded (--mode-map none: the dump cannot tell"
+echo "   whether its planes scale, so none is assumed to)"
+build/replayer/hwc-replay "$trace" --frames 0-4 --profile "$board" --mode-map none \
+	--results "$results"
+summary "$results"
