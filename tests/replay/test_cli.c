@@ -21,7 +21,7 @@ int test_cli_usage(const struct fixture *fx)
 		const char *out;	/* stdout must contain it, NULL: anything */
 		const char *err;	/* stderr must contain it, NULL: must be empty */
 	} cases[] = {
-		{ "help", { "--help", NULL }, 0, "--profile BOARD.json", NULL },
+		{ "help", { "--help", NULL }, 0, "--profile BOARD", NULL },
 		{ "help-short", { "-h", NULL }, 0, "exit status", NULL },
 		{ "version", { "--version", NULL }, 0, "hwc-replay ", NULL },
 		{ "no-trace", { "--profile", BOARD, NULL }, 2, NULL, "no trace file" },
