@@ -51,6 +51,11 @@ enum replay_compare {
 	REPLAY_COMPARE_PLANS,
 };
 
+enum replay_format_fallback {
+	REPLAY_FALLBACK_NONE = 0,	/* a format no plane takes sends the layer to the client */
+	REPLAY_FALLBACK_EQUIVALENT,	/* ... unless a plane takes its byte-order equivalent */
+};
+
 enum replay_mode_map {
 	REPLAY_MAP_LETTERBOX = 0,	/* uniform scale, centred */
 	REPLAY_MAP_SCALE,		/* stretched to the whole mode */
@@ -75,6 +80,9 @@ struct replay_options {
 	enum replay_compare compare;
 	const char *dump_images;	/* PNG directory, NULL none */
 	enum replay_mode_map mode_map;
+	enum replay_format_fallback format_fallback;
+	uint32_t mode_width, mode_height;	/* --mode: the target's mode; 0 its own */
+	uint32_t mode_refresh_hz;	/* --mode ...@HZ; 0 60 Hz */
 	bool no_pixels;			/* plans only: nothing composed, no checksum */
 	bool quiet;			/* no notes on stderr, no progress */
 	bool progress;			/* a progress bar on stderr (main: stderr is a TTY) */

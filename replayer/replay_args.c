@@ -28,6 +28,8 @@ enum option_key {
 	OPT_COMPARE,
 	OPT_DUMP_IMAGES,
 	OPT_MODE_MAP,
+	OPT_FORMAT_FALLBACK,
+	OPT_MODE,
 	OPT_NO_PIXELS,
 	OPT_PROFILE_DEVICE,
 	OPT_QUIET,
@@ -58,6 +60,8 @@ static const struct option_def options[] = {
 	{ "compare", 0, true, OPT_COMPARE },
 	{ "dump-images", 0, true, OPT_DUMP_IMAGES },
 	{ "mode-map", 0, true, OPT_MODE_MAP },
+	{ "format-fallback", 0, true, OPT_FORMAT_FALLBACK },
+	{ "mode", 0, true, OPT_MODE },
 	{ "no-pixels", 0, false, OPT_NO_PIXELS },
 	{ "profile-device", 0, true, OPT_PROFILE_DEVICE },
 	{ "quiet", 'q', false, OPT_QUIET },
@@ -85,6 +89,11 @@ static void print_help(FILE *f)
 		"  --loop N                 play the range N times (default 1)\n"
 		"  --timing recorded|vsync|fast  pacing (default fast for --profile, else recorded)\n"
 		"  --mode-map letterbox|scale|none  fit the recorded mode to the target's (default letterbox)\n"
+		"  --mode WxH[@HZ]          the target's display mode: set on a device (vkms takes any\n"
+		"                           size), assumed of a --profile board (default: its own)\n"
+		"  --format-fallback none|equivalent  a layer in a format no plane takes: to the client\n"
+		"                           (none, default, as an HWC does), or onto a plane taking its\n"
+		"                           byte-order equivalent, pixels converted (ABGR8888->ARGB8888)\n"
 		"  --results FILE           write results JSON to FILE ('-': stdout)\n"
 		"  --expect FILE            compare with known-good results\n"
 		"  --compare pixels|plans|all  what --expect compares (default all)\n"
@@ -174,6 +183,38 @@ static bool parse_range(const char *s, uint64_t *first, uint64_t *last)
 }
 
 /* The index of value in names (NULL-terminated), -1 when absent. */
+/* "WxH" or "WxH@HZ" into opts' mode; -1 when malformed or out of range. */
+static int parse_mode(const char *s, struct replay_options *opts)
+{
+	uint64_t w, h, hz = 0;
+	char buf[64];
+	char *x, *at;
+
+	if (strlen(s) >= sizeof(buf)) {
+		return -1;
+	}
+	strcpy(buf, s);
+	x = strchr(buf, 'x');
+	if (!x) {
+		return -1;
+	}
+	*x = '\0';
+	at = strchr(x + 1, '@');
+	if (at) {
+		*at = '\0';
+		if (!parse_u64(at + 1, &hz) || hz == 0 || hz > 240) {
+			return -1;
+		}
+	}
+	if (!parse_u64(buf, &w) || !parse_u64(x + 1, &h) || w == 0 || h == 0 || w > 16384 || h > 16384) {
+		return -1;
+	}
+	opts->mode_width = (uint32_t)w;
+	opts->mode_height = (uint32_t)h;
+	opts->mode_refresh_hz = (uint32_t)hz;
+	return 0;
+}
+
 static int pick(const char *value, const char *const *names)
 {
 	for (int i = 0; names[i]; i++) {
@@ -204,6 +245,7 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	static const char *const timings[] = { "recorded", "vsync", "fast", NULL };
 	static const char *const compares[] = { "all", "pixels", "plans", NULL };
 	static const char *const maps[] = { "letterbox", "scale", "none", NULL };
+	static const char *const fallbacks[] = { "none", "equivalent", NULL };
 	static const char *const compositors[] = { "pixman", "gl", NULL };
 	uint64_t n;
 	int i;
@@ -281,6 +323,17 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 			return usage_error(err, "--mode-map: unknown mapping '%s' (letterbox, scale, none)", v);
 		}
 		opts->mode_map = (enum replay_mode_map)i;
+		return 0;
+	case OPT_MODE:
+		if (parse_mode(v, opts) < 0) {
+			return usage_error(err, "--mode: '%s' is not WxH or WxH@HZ (1..16384 pixels, 1..240 Hz)", v);
+		}
+		return 0;
+	case OPT_FORMAT_FALLBACK:
+		if ((i = pick(v, fallbacks)) < 0) {
+			return usage_error(err, "--format-fallback: unknown choice '%s' (none, equivalent)", v);
+		}
+		opts->format_fallback = (enum replay_format_fallback)i;
 		return 0;
 	case OPT_PROFILE_DEVICE:
 		opts->profile_device = v;
@@ -373,6 +426,13 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 	}
 	if (opts->no_pixels && opts->compare == REPLAY_COMPARE_PIXELS) {
 		return usage_error(err, "--compare pixels needs pixels: drop --no-pixels");
+	}
+	if (opts->format_fallback != REPLAY_FALLBACK_NONE && opts->target == REPLAY_TARGET_HWC2) {
+		return usage_error(err, "--format-fallback: with --hwc2 the module decides which formats it takes");
+	}
+	if (opts->mode_width && opts->target == REPLAY_TARGET_HWC2) {
+		return usage_error(err, "--mode: with --hwc2 the module's display configs decide "
+			"(hwcomposer.kms.so reads HWCT_KMS_MODE)");
 	}
 	if (opts->no_pixels && opts->dump_images) {
 		return usage_error(err, "--dump-images needs pixels: drop --no-pixels");

@@ -115,6 +115,7 @@ static int replay_frame(struct replay_session *s, const struct hwct_frame *f, ui
 			err && err->code ? err->message : strerror(-ret));
 		return ret == -ENOMEM ? REPLAY_EXIT_FAILED : REPLAY_EXIT_TRACE;
 	}
+	replay_scene_substitutions(s->scenes, &fr.subs, &fr.sub_count);
 	if (fr.missing_count && !s->noted_missing) {
 		s->noted_missing = true;
 		replay_progress_end(&s->progress);

@@ -147,6 +147,8 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 	rjson_string(j, "compositor", h->compositor);
 	rjson_bool(j, "pixels", !h->opts->no_pixels);
 	rjson_string(j, "timing", timing_names[h->timing]);
+	rjson_string(j, "format_fallback", h->opts->format_fallback == REPLAY_FALLBACK_EQUIVALENT ?
+		"equivalent" : "none");
 	rjson_object_begin(j, "range");
 	rjson_uint(j, "first", h->opts->first);
 	if (h->opts->last == UINT64_MAX) {
@@ -272,6 +274,19 @@ void replay_results_frame(struct replay_results *r, const struct replay_frame_re
 		rjson_uint(j, NULL, fr->missing[i]);
 	}
 	rjson_array_end(j);
+	if (fr->sub_count) {
+		rjson_array_begin(j, "format_substitutions");
+		for (size_t i = 0; i < fr->sub_count; i++) {
+			char from[12], to[12];
+
+			rjson_object_begin(j, NULL);
+			rjson_uint(j, "layer", fr->subs[i].layer);
+			rjson_string(j, "from", board_fourcc_name(fr->subs[i].from, from));
+			rjson_string(j, "to", board_fourcc_name(fr->subs[i].to, to));
+			rjson_object_end(j);
+		}
+		rjson_array_end(j);
+	}
 	if (fr->image) {
 		rjson_string(j, "image", fr->image);
 	}

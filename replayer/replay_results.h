@@ -18,6 +18,7 @@
 #include "backend.h"
 #include "replay.h"
 #include "replay_env.h"
+#include "replay_fallback.h"
 #include "replay_json.h"
 #include "replay_map.h"
 #include "replay_target.h"
@@ -44,6 +45,8 @@ struct replay_frame_report {
 	uint32_t loop;
 	const uint64_t *missing;	/* ids of layers without content */
 	size_t missing_count;
+	const struct replay_substitution *subs;	/* --format-fallback substitutions */
+	size_t sub_count;
 	const char *image;		/* dumped image name, NULL none */
 	const struct replay_map *map;	/* non-NULL when it differs from the header's */
 };
@@ -55,6 +58,8 @@ struct replay_totals {
 	double efficiency_sum;
 	uint64_t layers;
 	uint64_t missing_layers;
+	uint64_t substituted_layers;	/* layers shown in an equivalent format (--format-fallback) */
+	uint64_t format_only_layers;	/* client layers refused for their format alone ("format", "import" with it) */
 	uint64_t reasons[32];		/* client layers per PLAN_REASON_* bit */
 	uint64_t recorded_layers;	/* layers with a recorded decision */
 	uint64_t agree;			/* of those: placed as recorded (plane: DEVICE-like, client: CLIENT) */

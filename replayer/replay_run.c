@@ -147,6 +147,9 @@ static int open_target(struct replay_session *s)
 		.planner_options = &s->planner_options,
 		.compositor = s->compositor,
 		.profile_device = o->profile_device,
+		.mode_width = o->mode_width,
+		.mode_height = o->mode_height,
+		.mode_refresh_hz = o->mode_refresh_hz,
 	};
 	kind = replay_target_default(o->target, &arg);
 	if (replay_target_open(&s->target, kind, arg, &cfg, &err) < 0) {
@@ -174,6 +177,15 @@ static int open_outputs(struct replay_session *s)
 	if (!s->scenes || !s->it) {
 		replay_error("out of memory");
 		return REPLAY_EXIT_FAILED;
+	}
+	if (s->opts->format_fallback == REPLAY_FALLBACK_EQUIVALENT && s->target.board &&
+		!s->target.module_decides) {
+		s->fallback = replay_fallback_create(s->target.board);
+		if (!s->fallback) {
+			replay_error("out of memory");
+			return REPLAY_EXIT_FAILED;
+		}
+		replay_scene_set_fallback(s->scenes, s->fallback);
 	}
 	if (s->opts->has_display) {
 		hwct_frame_iter_set_display(s->it, s->opts->display);
@@ -220,6 +232,18 @@ static void summarize(const struct replay_session *s)
 		s->target.arg ? s->target.arg : "", s->target.module_decides ? REPLAY_MODULE_PLANNER : s->opts->planner,
 		t->frames ? t->efficiency_sum / (double)t->frames : 0.0, (unsigned long long)t->client_frames,
 		agreement);
+	if (t->substituted_layers) {
+		replay_note(s->opts->quiet, "%llu layer(s) shown in a byte-order-equivalent format "
+			"(--format-fallback equivalent; format_substitutions in the results)",
+			(unsigned long long)t->substituted_layers);
+	}
+	if (t->format_only_layers) {
+		replay_note(s->opts->quiet, "%llu layer(s) went to the client for their format alone%s",
+			(unsigned long long)t->format_only_layers,
+			s->opts->format_fallback == REPLAY_FALLBACK_NONE ?
+			" (--format-fallback equivalent puts them on a plane taking the same bits in another "
+			"channel order, where the board has one)" : "");
+	}
 	if (t->noted_frames > REPLAY_NOTES_SHOWN) {
 		replay_note(s->opts->quiet, "%llu frames had %s target reports (the first %d shown; all in the results)",
 			(unsigned long long)t->noted_frames, s->target.name, REPLAY_NOTES_SHOWN);
@@ -271,6 +295,7 @@ static void close_session(struct replay_session *s)
 	}
 	hwct_frame_iter_destroy(s->it);
 	replay_scene_destroy(s->scenes);
+	replay_fallback_destroy(s->fallback);
 	if (s->target_open) {
 		replay_target_close(&s->target);
 	}

@@ -29,6 +29,9 @@ struct replay_scene {
 	size_t cap;
 	struct placeholder **placeholders;	/* owned, each owned: images stay put */
 	size_t placeholder_count, placeholder_cap, placeholder_bytes;
+	struct replay_fallback *fallback;	/* borrowed; NULL none */
+	const struct replay_substitution *subs;	/* of the last build; owned by fallback */
+	size_t sub_count;
 };
 
 struct replay_scene *replay_scene_create(struct hwct_reader *r, bool pixels)
@@ -263,6 +266,7 @@ int replay_scene_build(struct replay_scene *rs, const struct hwct_frame *f, cons
 	int ret;
 
 	rs->builds++;
+	rs->sub_count = 0;
 	ret = reserve(rs, f->layer_count);
 	if (ret == 0 && rs->fs) {
 		ret = frame_scene_build(rs->fs, f, &decoded, &decoded_missing);
@@ -303,6 +307,12 @@ int replay_scene_build(struct replay_scene *rs, const struct hwct_frame *f, cons
 			rs->missing[n_missing++] = l->id;
 		}
 	}
+	if (rs->fallback) {
+		ret = replay_fallback_apply(rs->fallback, rs->layers, f->layer_count, &rs->subs, &rs->sub_count);
+		if (ret < 0) {
+			return ret;
+		}
+	}
 	*out = (struct scene){
 		.width = m->to_width,
 		.height = m->to_height,
@@ -313,4 +323,16 @@ int replay_scene_build(struct replay_scene *rs, const struct hwct_frame *f, cons
 	*missing = rs->missing;
 	*missing_count = n_missing;
 	return 0;
+}
+
+void replay_scene_set_fallback(struct replay_scene *rs, struct replay_fallback *fb)
+{
+	rs->fallback = fb;
+}
+
+void replay_scene_substitutions(const struct replay_scene *rs, const struct replay_substitution **subs,
+	size_t *count)
+{
+	*subs = rs->subs;
+	*count = rs->sub_count;
 }

@@ -22,6 +22,7 @@
 #include <hwct/frame.h>
 #include <hwct/reader.h>
 
+#include "replay_fallback.h"
 #include "replay_map.h"
 #include "scene.h"
 
@@ -46,5 +47,15 @@ void replay_scene_destroy(struct replay_scene *rs);
  */
 int replay_scene_build(struct replay_scene *rs, const struct hwct_frame *f, const struct replay_map *m,
 	struct scene *out, const uint64_t **missing, size_t *missing_count);
+
+/*
+ * Every later build substitutes formats with fb (borrowed, must outlive
+ * rs; NULL: none, the default), after placeholders are made.
+ */
+void replay_scene_set_fallback(struct replay_scene *rs, struct replay_fallback *fb);
+
+/* The substitutions of the last build into *subs (count *count; valid until the next build). */
+void replay_scene_substitutions(const struct replay_scene *rs, const struct replay_substitution **subs,
+	size_t *count);
 
 #endif

@@ -47,6 +47,7 @@ struct replay_session {
 	enum replay_timing timing;		/* resolved */
 	struct replay_results results;
 	struct replay_scene *scenes;
+	struct replay_fallback *fallback;	/* --format-fallback equivalent; NULL otherwise */
 
 	/* the loop's */
 	struct replay_map header_map;		/* mapping of the first frame, in the header */

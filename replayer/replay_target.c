@@ -35,6 +35,11 @@ static int profile_open(struct replay_target *t, const char *arg, const struct r
 		return err && err->code ? err->code : -EINVAL;
 	}
 	opts.budget_ns = PROFILE_SEARCH_BUDGET_NS;
+	if (cfg->mode_width && cfg->mode_height) {	/* --mode: the board is assumed to drive it */
+		board->width = cfg->mode_width;
+		board->height = cfg->mode_height;
+		board->mode_from_crtc_only = false;
+	}
 	t->backend = backend_profile_create(board, cfg->planner, &opts, cfg->compositor);
 	if (!t->backend) {
 		board_destroy(board);

@@ -26,6 +26,8 @@ struct replay_target_config {
 	const struct planner_options *planner_options;
 	struct compositor *compositor;	/* NULL with --no-pixels: compose nothing */
 	const char *profile_device;	/* --profile-device, NULL default */
+	uint32_t mode_width, mode_height;	/* --mode; 0: the target's own mode */
+	uint32_t mode_refresh_hz;	/* 0: 60 Hz */
 };
 
 /* What results name as the planner when an HWC2 module decides. */

@@ -32,6 +32,9 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		.compositor = cfg->compositor,
 		.readback = cfg->compositor != NULL,	/* --no-pixels: no checksum wanted, no readback */
 		.reuse_plans = true,
+		.width = cfg->mode_width,
+		.height = cfg->mode_height,
+		.refresh_hz = cfg->mode_refresh_hz,
 	};
 	uint32_t w, h;
 

@@ -30,6 +30,7 @@ void replay_totals_add(struct replay_totals *t, const struct replay_frame_report
 	t->efficiency_sum += fr->result->efficiency;
 	t->layers += f->layer_count;
 	t->missing_layers += fr->missing_count;
+	t->substituted_layers += fr->sub_count;
 	t->call_errors += fr->result->call_errors;
 	t->noted_frames += fr->result->note[0] != '\0';
 	if (!plan) {
@@ -40,6 +41,9 @@ void replay_totals_add(struct replay_totals *t, const struct replay_frame_report
 		for (uint32_t b = 0; b < 32; b++) {
 			t->reasons[b] += (plan->layers[i].reasons >> b) & 1;
 		}
+		/* import too, when no plane of the device takes the format (ADDFB2's check) */
+		t->format_only_layers += (plan->layers[i].reasons & PLAN_REASON_FORMAT) &&
+			!(plan->layers[i].reasons & ~(uint32_t)(PLAN_REASON_FORMAT | PLAN_REASON_IMPORT));
 	}
 	for (size_t i = 0; i < f->layer_count && i < plan->layer_count; i++) {
 		int recorded = f->validated ? recorded_on_device(f->layers[i].final) : -1;
@@ -72,6 +76,8 @@ void replay_totals_write(const struct replay_totals *t, struct rjson *j)
 	rjson_uint(j, "client_composition_frames", t->client_frames);
 	rjson_uint(j, "layers", t->layers);
 	rjson_uint(j, "missing_content_layers", t->missing_layers);
+	rjson_uint(j, "format_substituted_layers", t->substituted_layers);
+	rjson_uint(j, "format_only_client_layers", t->format_only_layers);
 	rjson_object_begin(j, "reasons");
 	for (uint32_t b = 0; b < 32; b++) {
 		const char *name = plan_reason_name(1u << b);

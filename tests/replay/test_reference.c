@@ -10,36 +10,6 @@
 #include "replay_png.h"
 #include "tests.h"
 
-/* Runs args plus --results path; checks exit 0; returns the parsed results. */
-static struct json_object *replay_ok(const struct fixture *fx, const char *results, const char *const *args)
-{
-	const char *argv[40];
-	struct test_run run;
-	size_t n = 0;
-
-	for (; args[n]; n++) {
-		CHECK(n < 36);
-		argv[n] = args[n];
-	}
-	argv[n++] = "--results";
-	argv[n++] = results;
-	argv[n] = NULL;
-	test_replay(fx, &run, argv);
-	CHECK_MSG(run.status == 0, "exit %d: %s", run.status, run.err);
-	test_run_finish(&run);
-	return test_results(results);
-}
-
-static size_t frame_count(struct json_object *results)
-{
-	return json_object_array_length(test_frames(results));
-}
-
-static struct json_object *frame_at(struct json_object *results, size_t i)
-{
-	return json_object_array_get_idx(test_frames(results), i);
-}
-
 static int64_t int_of(struct json_object *o, const char *key)
 {
 	struct json_object *v = test_get(o, key, NULL);
@@ -51,10 +21,10 @@ static int64_t int_of(struct json_object *o, const char *key)
 /* Every frame of a pixel replay: a plan for each recorded layer and a checksum. */
 static void check_frames(struct json_object *results, size_t expected_frames)
 {
-	CHECK_MSG(frame_count(results) == expected_frames, "%zu frames, expected %zu", frame_count(results),
+	CHECK_MSG(test_frame_count(results) == expected_frames, "%zu frames, expected %zu", test_frame_count(results),
 		expected_frames);
 	for (size_t i = 0; i < expected_frames; i++) {
-		struct json_object *f = frame_at(results, i);
+		struct json_object *f = test_frame_at(results, i);
 		struct json_object *plan = test_get(f, "plan", NULL);
 		struct json_object *recorded = test_get(f, "recorded", "layers", NULL);
 		struct json_object *sum = test_get(f, "checksum", NULL);
@@ -74,8 +44,8 @@ static int reference(const struct fixture *fx, const char *name)
 	const char *trace = test_reference_trace(fx, name);
 	const char *a1[] = { trace, "--profile", fx->overlays, NULL };
 	const char *a2[] = { trace, "--profile", fx->no_overlays, "--quiet", NULL };
-	struct json_object *r1 = replay_ok(fx, test_path("overlays.json"), a1);
-	struct json_object *r2 = replay_ok(fx, test_path("no-overlays.json"), a2);
+	struct json_object *r1 = test_replay_ok(fx, test_path("overlays.json"), a1);
+	struct json_object *r2 = test_replay_ok(fx, test_path("no-overlays.json"), a2);
 	size_t n = (size_t)int_of(test_get(r1, "trace", NULL), "frames");
 
 	CHECK(n > 0);
@@ -83,8 +53,8 @@ static int reference(const struct fixture *fx, const char *name)
 	check_frames(r2, n);
 	CHECK(strcmp(json_object_get_string(test_get(r1, "mode_map", "mode", NULL)), "letterbox") == 0);
 	for (size_t i = 0; i < n; i++) {
-		CHECK_MSG(json_object_equal(test_get(frame_at(r1, i), "checksum", NULL),
-			test_get(frame_at(r2, i), "checksum", NULL)), "frame %zu: checksums differ between boards", i);
+		CHECK_MSG(json_object_equal(test_get(test_frame_at(r1, i), "checksum", NULL),
+			test_get(test_frame_at(r2, i), "checksum", NULL)), "frame %zu: checksums differ between boards", i);
 	}
 	json_object_put(r1);
 	json_object_put(r2);
@@ -103,9 +73,9 @@ int test_reference_video(const struct fixture *fx)
 
 static void check_same_runs(struct json_object *a, struct json_object *b)
 {
-	CHECK(frame_count(a) == frame_count(b) && frame_count(a) > 0);
-	for (size_t i = 0; i < frame_count(a); i++) {
-		CHECK_MSG(test_same_frame(frame_at(a, i), frame_at(b, i)), "frame %zu differs between runs", i);
+	CHECK(test_frame_count(a) == test_frame_count(b) && test_frame_count(a) > 0);
+	for (size_t i = 0; i < test_frame_count(a); i++) {
+		CHECK_MSG(test_same_frame(test_frame_at(a, i), test_frame_at(b, i)), "frame %zu differs between runs", i);
 	}
 }
 
@@ -115,8 +85,8 @@ int test_deterministic(const struct fixture *fx)
 	const char *gen = test_generated_trace("gen.zst", 6, 40, GEN_NONE);
 	const char *a[] = { home, "--profile", fx->overlays, "--quiet", "--frames", "-59", NULL };
 	const char *b[] = { gen, "--profile", fx->overlays, "--planner", "search", "--quiet", NULL };
-	struct json_object *r1 = replay_ok(fx, test_path("1.json"), a), *r2 = replay_ok(fx, test_path("2.json"), a);
-	struct json_object *r3 = replay_ok(fx, test_path("3.json"), b), *r4 = replay_ok(fx, test_path("4.json"), b);
+	struct json_object *r1 = test_replay_ok(fx, test_path("1.json"), a), *r2 = test_replay_ok(fx, test_path("2.json"), a);
+	struct json_object *r3 = test_replay_ok(fx, test_path("3.json"), b), *r4 = test_replay_ok(fx, test_path("4.json"), b);
 
 	check_same_runs(r1, r2);
 	check_same_runs(r3, r4);
@@ -138,14 +108,14 @@ int test_boards_differ(const struct fixture *fx)
 	const char *gen = test_generated_trace("gen.zst", 5, 30, GEN_NONE);
 	const char *a1[] = { gen, "--profile", fx->overlays, "--quiet", NULL };
 	const char *a2[] = { gen, "--profile", fx->no_overlays, "--quiet", NULL };
-	struct json_object *r1 = replay_ok(fx, test_path("overlays.json"), a1);
-	struct json_object *r2 = replay_ok(fx, test_path("no-overlays.json"), a2);
+	struct json_object *r1 = test_replay_ok(fx, test_path("overlays.json"), a1);
+	struct json_object *r2 = test_replay_ok(fx, test_path("no-overlays.json"), a2);
 	size_t differing = 0;
 
 	check_frames(r1, 30);
 	check_frames(r2, 30);
 	for (size_t i = 0; i < 30; i++) {
-		struct json_object *f1 = frame_at(r1, i), *f2 = frame_at(r2, i);
+		struct json_object *f1 = test_frame_at(r1, i), *f2 = test_frame_at(r2, i);
 
 		differing += !json_object_equal(test_get(f1, "plan", NULL), test_get(f2, "plan", NULL));
 		CHECK_MSG(json_object_equal(test_get(f1, "checksum", NULL), test_get(f2, "checksum", NULL)),
@@ -165,11 +135,11 @@ static void check_range(const struct fixture *fx, struct json_object *full, cons
 	size_t first, size_t last)
 {
 	const char *args[] = { trace, "--profile", fx->overlays, "--quiet", "--frames", range, NULL };
-	struct json_object *part = replay_ok(fx, test_path("part.json"), args);
+	struct json_object *part = test_replay_ok(fx, test_path("part.json"), args);
 
-	CHECK_MSG(frame_count(part) == last - first + 1, "--frames %s: %zu frames", range, frame_count(part));
+	CHECK_MSG(test_frame_count(part) == last - first + 1, "--frames %s: %zu frames", range, test_frame_count(part));
 	for (size_t i = first; i <= last; i++) {
-		CHECK_MSG(test_same_frame(frame_at(full, i), frame_at(part, i - first)),
+		CHECK_MSG(test_same_frame(test_frame_at(full, i), test_frame_at(part, i - first)),
 			"--frames %s: frame %zu differs from the full replay", range, i);
 	}
 	json_object_put(part);
@@ -179,8 +149,8 @@ int test_frames_middle(const struct fixture *fx)
 {
 	const char *trace = test_reference_trace(fx, "home");
 	const char *args[] = { trace, "--profile", fx->overlays, "--quiet", NULL };
-	struct json_object *full = replay_ok(fx, test_path("full.json"), args);
-	size_t n = frame_count(full);
+	struct json_object *full = test_replay_ok(fx, test_path("full.json"), args);
+	size_t n = test_frame_count(full);
 
 	CHECK(n >= 100);
 	check_range(fx, full, trace, "45-89", 45, 89);	/* from inside a keyframe interval */
@@ -196,15 +166,15 @@ int test_loop(const struct fixture *fx)
 {
 	const char *trace = test_reference_trace(fx, "home");
 	const char *args[] = { trace, "--profile", fx->overlays, "--quiet", "--frames", "10-19", "--loop", "3", NULL };
-	struct json_object *r = replay_ok(fx, test_path("loop.json"), args);
+	struct json_object *r = test_replay_ok(fx, test_path("loop.json"), args);
 
-	CHECK(frame_count(r) == 30);
+	CHECK(test_frame_count(r) == 30);
 	for (size_t i = 0; i < 30; i++) {
-		struct json_object *f = frame_at(r, i);
+		struct json_object *f = test_frame_at(r, i);
 
 		CHECK(int_of(f, "frame") == (int64_t)(10 + i % 10));
 		CHECK(i < 10 ? !test_get(f, "loop", NULL) : int_of(f, "loop") == (int64_t)(i / 10));
-		CHECK_MSG(test_same_frame(frame_at(r, i % 10), f), "loop %zu frame %zu differs", i / 10, i % 10);
+		CHECK_MSG(test_same_frame(test_frame_at(r, i % 10), f), "loop %zu frame %zu differs", i / 10, i % 10);
 	}
 	json_object_put(r);
 	return 0;
@@ -220,13 +190,13 @@ int test_no_pixels(const struct fixture *fx)
 		const char *a1[] = { traces[t], "--profile", fx->overlays, "--quiet", "--frames", "-59", NULL };
 		const char *a2[] = { traces[t], "--profile", fx->overlays, "--quiet", "--no-pixels", "--frames", "-59",
 			NULL };
-		struct json_object *r1 = replay_ok(fx, test_path("pixels.json"), a1);
-		struct json_object *r2 = replay_ok(fx, test_path("plans.json"), a2);
+		struct json_object *r1 = test_replay_ok(fx, test_path("pixels.json"), a1);
+		struct json_object *r2 = test_replay_ok(fx, test_path("plans.json"), a2);
 
-		CHECK(frame_count(r1) == frame_count(r2));
+		CHECK(test_frame_count(r1) == test_frame_count(r2));
 		CHECK(!json_object_get_boolean(test_get(r2, "pixels", NULL)) && !test_get(r2, "compositor", NULL));
-		for (size_t i = 0; i < frame_count(r1); i++) {
-			struct json_object *f1 = frame_at(r1, i), *f2 = frame_at(r2, i);
+		for (size_t i = 0; i < test_frame_count(r1); i++) {
+			struct json_object *f1 = test_frame_at(r1, i), *f2 = test_frame_at(r2, i);
 
 			CHECK(json_object_equal(test_get(f1, "plan", NULL), test_get(f2, "plan", NULL)));
 			CHECK(json_object_equal(test_get(f1, "missing_content", NULL),
@@ -254,10 +224,10 @@ int test_mode_map(const struct fixture *fx)
 	const char *a3[] = { trace, "--profile", fx->overlays, "--quiet", "--frames", "0-2", "--mode-map", "none",
 		NULL };
 	const char *a4[] = { gen, "--profile", fx->overlays, "--quiet", NULL };
-	struct json_object *r1 = replay_ok(fx, test_path("letterbox.json"), a1);
-	struct json_object *r2 = replay_ok(fx, test_path("scale.json"), a2);
-	struct json_object *r3 = replay_ok(fx, test_path("none.json"), a3);
-	struct json_object *r4 = replay_ok(fx, test_path("same.json"), a4);
+	struct json_object *r1 = test_replay_ok(fx, test_path("letterbox.json"), a1);
+	struct json_object *r2 = test_replay_ok(fx, test_path("scale.json"), a2);
+	struct json_object *r3 = test_replay_ok(fx, test_path("none.json"), a3);
+	struct json_object *r4 = test_replay_ok(fx, test_path("same.json"), a4);
 	struct json_object *m;
 
 	/* 540x1200 on 1024x768: 0.64 both ways, centred: x from 339.2 to 684.8 */
@@ -274,10 +244,10 @@ int test_mode_map(const struct fixture *fx)
 	m = test_get(r4, "mode_map", NULL);
 	CHECK(!json_object_get_boolean(test_get(m, "active", NULL)));
 	/* three mappings, three pictures */
-	CHECK(!json_object_equal(test_get(frame_at(r1, 0), "checksum", NULL),
-		test_get(frame_at(r2, 0), "checksum", NULL)));
-	CHECK(!json_object_equal(test_get(frame_at(r1, 0), "checksum", NULL),
-		test_get(frame_at(r3, 0), "checksum", NULL)));
+	CHECK(!json_object_equal(test_get(test_frame_at(r1, 0), "checksum", NULL),
+		test_get(test_frame_at(r2, 0), "checksum", NULL)));
+	CHECK(!json_object_equal(test_get(test_frame_at(r1, 0), "checksum", NULL),
+		test_get(test_frame_at(r3, 0), "checksum", NULL)));
 	json_object_put(r1);
 	json_object_put(r2);
 	json_object_put(r3);
@@ -291,13 +261,13 @@ int test_missing_content(const struct fixture *fx)
 	const char *gen = test_generated_trace("gen.zst", 4, 5, 2);
 	const char *dir = test_path("images");
 	const char *args[] = { gen, "--profile", fx->overlays, "--quiet", "--dump-images", dir, NULL };
-	struct json_object *r = replay_ok(fx, test_path("missing.json"), args);
+	struct json_object *r = test_replay_ok(fx, test_path("missing.json"), args);
 	struct comp_target img;
 	const uint8_t *p;
 	FILE *f;
 
-	for (size_t i = 0; i < frame_count(r); i++) {
-		struct json_object *missing = test_get(frame_at(r, i), "missing_content", NULL);
+	for (size_t i = 0; i < test_frame_count(r); i++) {
+		struct json_object *missing = test_get(test_frame_at(r, i), "missing_content", NULL);
 
 		CHECK(json_object_array_length(missing) == 1);
 		CHECK(json_object_get_int64(json_object_array_get_idx(missing, 0)) == 102);
@@ -336,12 +306,12 @@ int test_timing(const struct fixture *fx)
 		const char *args[] = { gen, "--profile", fx->overlays, "--quiet", "--no-pixels", "--timing", modes[i],
 			NULL };
 		double t0 = seconds();
-		struct json_object *r = replay_ok(fx, test_path("timing.json"), args);
+		struct json_object *r = test_replay_ok(fx, test_path("timing.json"), args);
 		double took = seconds() - t0;
 
 		CHECK_MSG(took >= 0.099, "--timing %s: %.3f s for 7 frames", modes[i], took);
 		CHECK(strcmp(json_object_get_string(test_get(r, "timing", NULL)), modes[i]) == 0);
-		CHECK(int_of(test_get(frame_at(r, 6), "timing", NULL), "wait_ns") > 10000000);
+		CHECK(int_of(test_get(test_frame_at(r, 6), "timing", NULL), "wait_ns") > 10000000);
 		json_object_put(r);
 	}
 	return 0;

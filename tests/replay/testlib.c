@@ -277,3 +277,32 @@ size_t test_dir_entries(const char *path)
 	closedir(d);
 	return n;
 }
+
+struct json_object *test_replay_ok(const struct fixture *fx, const char *results, const char *const *args)
+{
+	const char *argv[40];
+	struct test_run run;
+	size_t n = 0;
+
+	for (; args[n]; n++) {
+		CHECK(n < 36);
+		argv[n] = args[n];
+	}
+	argv[n++] = "--results";
+	argv[n++] = results;
+	argv[n] = NULL;
+	test_replay(fx, &run, argv);
+	CHECK_MSG(run.status == 0, "exit %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	return test_results(results);
+}
+
+size_t test_frame_count(struct json_object *results)
+{
+	return json_object_array_length(test_frames(results));
+}
+
+struct json_object *test_frame_at(struct json_object *results, size_t i)
+{
+	return json_object_array_get_idx(test_frames(results), i);
+}

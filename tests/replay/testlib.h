@@ -61,6 +61,18 @@ void test_replay(const struct fixture *fx, struct test_run *run, const char *con
 
 void test_run_finish(struct test_run *run);
 
+/*
+ * Runs hwc-replay with args plus --results results; checks exit 0. Returns
+ * the parsed results (json_object_put them).
+ */
+struct json_object *test_replay_ok(const struct fixture *fx, const char *results, const char *const *args);
+
+/* Frames in results. */
+size_t test_frame_count(struct json_object *results);
+
+/* results.frames[i] (borrowed). */
+struct json_object *test_frame_at(struct json_object *results, size_t i);
+
 /* Lines in text. */
 size_t test_line_count(const char *text);
 

@@ -34,6 +34,11 @@ int test_corrupt_trace(const struct fixture *fx);
 int test_truncated_trace(const struct fixture *fx);
 int test_missing_board(const struct fixture *fx);
 
+/* test_fallback.c */
+int test_format_fallback(const struct fixture *fx);
+int test_format_fallback_convert(const struct fixture *fx);
+int test_mode(const struct fixture *fx);
+
 /* test_cli.c */
 int test_cli_usage(const struct fixture *fx);
 int test_targets(const struct fixture *fx);
