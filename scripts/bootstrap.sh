@@ -16,13 +16,34 @@ echo
 echo "== hwc-trace info $trace"
 build/analyzers/hwc-trace info "$trace"
 echo
-echo "== hwc-trace dump $trace --frames 0-1 (first lines)"
-build/analyzers/hwc-trace dump "$trace" --frames 0-1 | head -n 40
+echo "== hwc-trace dump $trace --frames 0 --records call,frame_end (the first frame's HWC2 calls)"
+build/analyzers/hwc-trace dump "$trace" --frames 0 --records call,frame_end >build/bootstrap-dump.txt
+sed -n '1,14p' build/bootstrap-dump.txt
+echo "   ... $(($(wc -l <build/bootstrap-dump.txt) - 14)) more lines in build/bootstrap-dump.txt"
 
+# The replay: the first /dev/dri/card* this user can open, else vkms in the project's VM.
+# On vkms the recording's 540x1200 is set as the mode (no plane of vkms scales), and its
+# RGBA_8888 layers (DRM ABGR8888, which vkms 6.1's planes lack) are shown as ARGB8888 with
+# their pixels converted: without --format-fallback every layer would be client-composited.
 results=build/bootstrap-results.json
+device=
+for card in /dev/dri/card*; do
+	if [ -r "$card" ] && [ -w "$card" ]; then
+		device=$card
+		break
+	fi
+done
 echo
-echo "== hwc-replay $trace --frames 0-4 (a KMS device, else vkms in the VM)"
-build/replayer/hwc-replay "$trace" --frames 0-4 --results "$results"
+if [ -n "$device" ]; then
+	echo "== hwc-replay $trace --frames 0-4 --device $device --format-fallback equivalent"
+	replay=(--device "$device")
+else
+	echo "== hwc-replay $trace --frames 0-4 --vm --mode 540x1200 --format-fallback equivalent"
+	echo "   (no usable /dev/dri/card*: vkms in the project's qemu VM; the first run prepares it)"
+	replay=(--vm --mode 540x1200)
+fi
+build/replayer/hwc-replay "$trace" --frames 0-4 "${replay[@]}" --format-fallback equivalent \
+	--results "$results"
 # A short per-frame plan summary of a results file.
 summary() {
 	python3 - "$1" <<'PY'
@@ -31,10 +52,17 @@ r = json.load(open(sys.argv[1]))
 t = r.get("target")
 t = "%s %s" % (t.get("kind"), t.get("path") or "") if isinstance(t, dict) else t
 print("target %s, planner %s" % (t, r.get("planner")))
+subs = 0
 for f in r["frames"]:
-    plan = " ".join("%s:%s" % (l["layer"], l["plane"] if l["plane"] is not None else
-                                "client(" + ",".join(l["reasons"]) + ")") for l in f["plan"])
+    swapped = {s["layer"]: s for s in f.get("format_substitutions", [])}
+    subs += len(swapped)
+    plan = " ".join("%s:%s%s" % (l["layer"], "plane %d" % l["plane"] if l["plane"] is not None else
+                                 "client(" + ",".join(l["reasons"]) + ")",
+                                 "*" if l["layer"] in swapped else "") for l in f["plan"])
     print("frame %-3d %s  checksum %s (%s)" % (f["frame"], plan, f.get("checksum"), f.get("checksum_source")))
+if subs:
+    s = next(s for f in r["frames"] for s in f.get("format_substitutions", []))
+    print("* shown as %s instead of %s (--format-fallback equivalent, same picture)" % (s["to"], s["from"]))
 PY
 }
 summary "$results"

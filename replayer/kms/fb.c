@@ -41,7 +41,7 @@ static struct device_fb *device_fb(struct kms_fb *fb)
 struct gbm_device *kms_device_gbm(struct kms_device *dev)
 {
 	if (!dev->gbm && !dev->gbm_failed) {
-		dev->gbm = gbm_create_device(dev->fd);
+		dev->gbm = kms_gbm_create_quiet(dev->fd);
 		dev->gbm_failed = dev->gbm == NULL;
 	}
 	return dev->gbm;

@@ -182,6 +182,13 @@ int kms_device_route(struct kms_device *dev, drmModeAtomicReq *req, bool with_wr
 /* present.c: drops the on-screen references and the present fence (device teardown). */
 void kms_device_release_screen(struct kms_device *dev);
 
+/*
+ * gbm_quiet.c: gbm_create_device(fd) with what Mesa's loader prints on
+ * stderr meanwhile passed to the log at debug level instead. Returns the
+ * device (gbm_device_destroy it) or NULL with errno, as gbm does.
+ */
+struct gbm_device *kms_gbm_create_quiet(int fd);
+
 /* fb.c: the device's gbm device, created on first use; NULL when gbm cannot run here. */
 struct gbm_device *kms_device_gbm(struct kms_device *dev);
 

@@ -218,6 +218,24 @@ def main():
     if part is not None and again is not None:
         same_frames(boot, "home-20-29-again", part, again, "the first run")
 
+    # --format-fallback equivalent: the ABGR8888 layers on planes as ARGB8888, and the
+    # writeback picture equal to the pixman composition of the recorded content
+    fallback, reference = get(boot, overlays, "home-fallback"), get(boot, overlays, "home-reference")
+    if fallback is not None and reference is not None:
+        replayed(boot, "home-fallback", fallback, 0, 10)
+        placed = sum(1 for f in fallback["frames"] for l in f["plan"] if l["plane"] is not None)
+        subs = [s for f in fallback["frames"] for s in f.get("format_substitutions", [])]
+        check(placed > len(fallback["frames"]), "%s: home-fallback: only %d layers on planes" % (boot, placed))
+        check(subs and all(s["from"] == "AB24" and s["to"] == "AR24" for s in subs),
+              "%s: home-fallback: substitutions %s" % (boot, subs[:4]))
+        check(all(f["checksum_source"] == "reference" for f in reference["frames"]),
+              "%s: home-reference: not the compositor's picture" % boot)
+        check(reference["totals"]["format_only_client_layers"] > 0,
+              "%s: home-reference: no layer refused for its format" % boot)
+        pixels = differing(fallback, reference, ("checksum",))
+        check(not pixels, "%s: home-fallback: writeback differs from the pixman reference in frames %s"
+              % (boot, pixels[:10]))
+
     # the generated trace: the same again, 2. --expect 1 after a plan perturbation, 125 with no device
     gen_on = device_cases(boot, overlays, "kms")
     for prefix in TARGETS[1:]:

@@ -8,7 +8,9 @@
 #   overlays     vkms with 8 overlay planes and writeback: the reference
 #                traces (traces/home.zst, video.zst) in full; frames 20-29
 #                of home, twice, the second time with --expect against the
-#                full replay; the device cases (target_cases) on a
+#                full replay; frames 0-9 of home with --format-fallback
+#                equivalent at --mode 540x1200 and their pixman reference (the
+#                profile, no fallback); the device cases (target_cases) on a
 #                generated ARGB8888 trace (replay-gen) that vkms can put on
 #                planes; --expect with a missing device; the same through
 #                --hwc2 hwcomposer.kms.so (hwc2_cases), and a recording of
@@ -97,6 +99,12 @@ guest() {
 		run_case home-20-29 "$traces/home.zst" "${kms[@]}" --timing fast --frames 20-29
 		run_case home-20-29-again "$traces/home.zst" "${kms[@]}" --timing fast --frames 20-29 \
 			--expect "$out/home.json"
+		# --format-fallback: home's ABGR8888 layers as ARGB8888 on vkms's planes, at the
+		# recorded size; the pixman reference of the recorded (unconverted) content to compare
+		run_case home-fallback "$traces/home.zst" "${kms[@]}" --timing fast --frames 0-9 \
+			--mode 540x1200 --format-fallback equivalent
+		run_case home-reference "$traces/home.zst" --profile "$4/tests/data/boards/vkms-6.1-overlays.json" \
+			--frames 0-9 --mode 540x1200
 		target_cases kms "${kms[@]}"
 		run_case kms-missing-device "$gen" --device /dev/dri/card9 --expect "$out/kms-gen.json"
 		hwc2_cases
