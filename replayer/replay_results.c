@@ -133,6 +133,7 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 		return;
 	}
 	r->header_done = true;
+	r->profile = h->target && h->target->name && strcmp(h->target->name, "profile") == 0;
 	rjson_object_begin(j, NULL);
 	rjson_int(j, "results_version", REPLAY_RESULTS_VERSION);
 	rjson_object_begin(j, "tool");
@@ -181,7 +182,56 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 	rjson_array_begin(j, "frames");
 }
 
-static void write_plan(struct rjson *j, const struct scene *scene, const struct plan *plan)
+/*
+ * What a decision on a board profile takes for granted that a drm_info dump
+ * cannot tell (docs/results.md, "assumed"): whether planes scale, and
+ * whether the device has the bandwidth, width and memory for a plane.
+ */
+#define ASSUMED_SCALING (1u << 0)	/* the layer needs scaling: the board's can_scale was assumed */
+#define ASSUMED_BANDWIDTH (1u << 1)	/* on a plane: bandwidth, width caps, memory taken as enough */
+
+/* Whether a layer's source crop and display frame differ in size (rotations by 90 swap them). */
+static bool needs_scaling(const struct scene_layer *l)
+{
+	double w = (double)l->crop.right - l->crop.left, h = (double)l->crop.bottom - l->crop.top;
+	double fw = (double)l->frame.right - l->frame.left, fh = (double)l->frame.bottom - l->frame.top;
+
+	if (l->transform & HAL_TRANSFORM_ROT_90) {
+		double t = w;
+
+		w = h;
+		h = t;
+	}
+	return l->image && (w != fw || h != fh);
+}
+
+static uint32_t assumed(const struct scene_layer *l, const struct plan_layer *pl)
+{
+	uint32_t bits = 0;
+
+	if (needs_scaling(l) && (pl->plane_id || (pl->reasons & PLAN_REASON_SCALING))) {
+		bits |= ASSUMED_SCALING;
+	}
+	if (pl->plane_id) {
+		bits |= ASSUMED_BANDWIDTH;
+	}
+	return bits;
+}
+
+static void write_assumed(struct rjson *j, uint32_t bits)
+{
+	rjson_array_begin(j, "assumed");
+	if (bits & ASSUMED_SCALING) {
+		rjson_string(j, NULL, "assumed-scaling");
+	}
+	if (bits & ASSUMED_BANDWIDTH) {
+		rjson_string(j, NULL, "assumed-bandwidth");
+	}
+	rjson_array_end(j);
+}
+
+/* profile: a board profile decided (the plan rests on assumptions, listed per layer). */
+static void write_plan(struct rjson *j, const struct scene *scene, const struct plan *plan, bool profile)
 {
 	const char *composition;
 	char reasons[32];
@@ -220,6 +270,9 @@ static void write_plan(struct rjson *j, const struct scene *scene, const struct 
 			}
 		}
 		rjson_array_end(j);
+		if (profile && i < scene->layer_count) {
+			write_assumed(j, assumed(&scene->layers[i], pl));
+		}
 		rjson_object_end(j);
 	}
 	rjson_array_end(j);
@@ -265,7 +318,7 @@ void replay_results_frame(struct replay_results *r, const struct replay_frame_re
 		rjson_uint(j, "loop", fr->loop);
 	}
 	rjson_uint(j, "t_ns", f->t_ns);
-	write_plan(j, fr->scene, res->plan);
+	write_plan(j, fr->scene, res->plan, r->profile);
 	rjson_double(j, "efficiency", res->efficiency);
 	rjson_string(j, "checksum", res->has_checksum ? hwct_hash_to_hex(&res->checksum, hex) : NULL);
 	rjson_string(j, "checksum_source", res->has_checksum ? res->checksum_source : NULL);

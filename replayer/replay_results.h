@@ -88,6 +88,7 @@ struct replay_results {
 	const char *path;
 	struct rjson j;
 	bool header_done;
+	bool profile;			/* the target is a board profile: decisions carry "assumed" */
 };
 
 /* Opens path ("-": stdout) for writing. Returns 0 or -errno. */

@@ -39,6 +39,7 @@ static const struct {
 	{ "format-fallback", test_format_fallback },
 	{ "format-fallback-convert", test_format_fallback_convert },
 	{ "mode", test_mode },
+	{ "assumed", test_assumed },
 };
 
 int main(int argc, char **argv)

@@ -244,3 +244,69 @@ int test_mode(const struct fixture *fx)
 	json_object_put(rg);
 	return 0;
 }
+
+/* Whether the layer's "assumed" list holds code. */
+static bool has_assumed(struct json_object *layer, const char *code)
+{
+	struct json_object *list = test_get(layer, "assumed", NULL);
+
+	CHECK_MSG(list && json_object_is_type(list, json_type_array), "a profile layer without \"assumed\"");
+	for (size_t i = 0; i < json_object_array_length(list); i++) {
+		if (strcmp(json_object_get_string(json_object_array_get_idx(list, i)), code) == 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+int test_assumed(const struct fixture *fx)
+{
+	const char *home = test_reference_trace(fx, "home");
+	char board[600];
+	const char *letterbox[] = { home, "--profile", board, "--frames", "0-4", "--quiet", NULL };
+	const char *as_recorded[] = { home, "--profile", fx->overlays, "--frames", "0-4", "--quiet", "--mode", "540x1200",
+		"--format-fallback", "equivalent", NULL };
+	struct json_object *rl, *rr;
+	size_t scaled = 0, placed = 0;
+
+	snprintf(board, sizeof(board), "%s/tests/data/boards/real/i915-display-top.txt", fx->source_root);
+	rl = test_replay_ok(fx, test_path("letterbox.json"), letterbox);
+	rr = test_replay_ok(fx, test_path("recorded.json"), as_recorded);
+	/* letterboxed x0.9: a dump cannot say whether i915's planes scale, so a scaling refusal is an assumption */
+	for (size_t i = 0; i < test_frame_count(rl); i++) {
+		struct json_object *plan = test_get(test_frame_at(rl, i), "plan", NULL);
+
+		for (size_t l = 0; l < json_object_array_length(plan); l++) {
+			struct json_object *layer = json_object_array_get_idx(plan, l);
+			bool on_plane = json_object_get_type(test_get(layer, "plane", NULL)) != json_type_null;
+			bool scaling = false;
+			struct json_object *reasons = test_get(layer, "reasons", NULL);
+
+			for (size_t k = 0; k < json_object_array_length(reasons); k++) {
+				scaling |= strcmp(json_object_get_string(json_object_array_get_idx(reasons, k)), "scaling") == 0;
+			}
+			CHECK(!scaling || has_assumed(layer, "assumed-scaling"));
+			CHECK(on_plane == has_assumed(layer, "assumed-bandwidth"));
+			scaled += scaling;
+		}
+	}
+	CHECK_MSG(scaled > 0, "no layer refused for scaling on the letterboxed i915 replay");
+	/* 1:1 on planes: no scaling assumed, every placed layer rests on the bandwidth assumption */
+	for (size_t i = 0; i < test_frame_count(rr); i++) {
+		struct json_object *plan = test_get(test_frame_at(rr, i), "plan", NULL);
+
+		for (size_t l = 0; l < json_object_array_length(plan); l++) {
+			struct json_object *layer = json_object_array_get_idx(plan, l);
+
+			CHECK(!has_assumed(layer, "assumed-scaling"));
+			if (json_object_get_type(test_get(layer, "plane", NULL)) != json_type_null) {
+				CHECK(has_assumed(layer, "assumed-bandwidth"));
+				placed++;
+			}
+		}
+	}
+	CHECK(placed > 0);
+	json_object_put(rl);
+	json_object_put(rr);
+	return 0;
+}

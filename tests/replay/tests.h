@@ -38,6 +38,7 @@ int test_missing_board(const struct fixture *fx);
 int test_format_fallback(const struct fixture *fx);
 int test_format_fallback_convert(const struct fixture *fx);
 int test_mode(const struct fixture *fx);
+int test_assumed(const struct fixture *fx);
 
 /* test_cli.c */
 int test_cli_usage(const struct fixture *fx);

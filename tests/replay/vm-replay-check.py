@@ -228,6 +228,8 @@ def main():
         check(placed > len(fallback["frames"]), "%s: home-fallback: only %d layers on planes" % (boot, placed))
         check(subs and all(s["from"] == "AB24" and s["to"] == "AR24" for s in subs),
               "%s: home-fallback: substitutions %s" % (boot, subs[:4]))
+        check(not any("assumed" in l for f in fallback["frames"] for l in f["plan"]),
+              "%s: home-fallback: a device's decisions carry profile assumptions" % boot)
         check(all(f["checksum_source"] == "reference" for f in reference["frames"]),
               "%s: home-reference: not the compositor's picture" % boot)
         check(reference["totals"]["format_only_client_layers"] > 0,
