@@ -1,7 +1,7 @@
 /*
  * Buffer-info plug-in of minigbm's cros_gralloc (cros_gralloc_handle.h,
  * magic 0xABCDDCBA). Its layout differs between versions and forks
- * (kms-hwc2-facts.md section 5), so a handle is accepted only when its
+ * (docs/platform.md §4), so a handle is accepted only when its
  * total word count matches one of the layouts below, the magic sits where
  * that layout puts it and every field is sane:
  *

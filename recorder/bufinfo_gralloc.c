@@ -1,7 +1,7 @@
 /*
  * Buffer-info plug-in of gbm_gralloc / drm_gralloc: libdrm's
  * android/gralloc_handle.h, struct gralloc_handle_t, GRALLOC_HANDLE_MAGIC
- * 0x60585350 (kms-hwc2-facts.md section 5). Offsets come from a struct of
+ * 0x60585350 (docs/platform.md §4). Offsets come from a struct of
  * the same shape compiled here, so they are right for this ABI (on i686
  * the uint64_t modifier is only 4-aligned). Copies of the header disagree on
  * `format` (HAL format in some, DRM fourcc in others): a value that reads as

@@ -1,7 +1,7 @@
 /*
  * The two Linux uAPI ioctls the recorder uses, written from the kernel's
- * include/uapi/linux/sync_file.h and dma-buf.h (kms-hwc2-facts.md section
- * 5) so that no particular kernel-header version is needed.
+ * include/uapi/linux/sync_file.h and dma-buf.h (docs/platform.md §5) so
+ * that no particular kernel-header version is needed.
  */
 #ifndef REC_SYNC_UAPI_H
 #define REC_SYNC_UAPI_H

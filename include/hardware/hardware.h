@@ -4,7 +4,7 @@
  * Written for hwctrace from the public AOSP definitions, for binary
  * compatibility only: the type, field and macro names and all numbers match
  * AOSP, the text is our own. Layouts are checked by tests/abi/layout_test.c
- * (docs: research kms-hwc2-facts.md §1.1-1.2).
+ * (docs/platform.md §1.1-1.2).
  */
 #ifndef HWCT_COMPAT_HARDWARE_HARDWARE_H
 #define HWCT_COMPAT_HARDWARE_HARDWARE_H

@@ -10,7 +10,7 @@
  * scripts/gen-hwc2-names.py parses the typedef enums below into name tables:
  * keep every value an integer expression (literals, <<, |, earlier names).
  *
- * Conventions shared by all HWC2_PFN_* functions (kms-hwc2-facts.md §1.6):
+ * Conventions shared by all HWC2_PFN_* functions (docs/platform.md §1.4-1.5):
  * - Most return an hwc2_error_t as int32_t (HWC2_ERROR_NONE on success).
  * - "Count then fill": out-arrays are first passed as NULL to learn the count
  *   (*out_count), then again with arrays of that many entries.

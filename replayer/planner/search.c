@@ -1,6 +1,6 @@
 /*
  * The "search" planner: libliftoff's plane allocation (alloc.c,
- * kms-hwc2-facts.md §3), a depth-first search over planes rather than
+ * docs/platform.md §2), a depth-first search over planes rather than
  * layers, because some drivers want the primary enabled before any other
  * plane.
  *

@@ -1,6 +1,6 @@
 /*
  * Compile-time checks of the Android HWC2 ABI headers against the sizes,
- * offsets and numbers of kms-hwc2-facts.md §1.2-1.5 (measured with clang on
+ * offsets and numbers of docs/platform.md §1.2-1.4 (measured with clang on
  * aarch64, x86_64, armv7 and i686). Nothing happens at run time: if this file
  * compiles for a target, the layouts match there. tests/abi/meson.build also
  * compiles it with clang for the four targets (-fsyntax-only, freestanding),

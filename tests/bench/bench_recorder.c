@@ -2,7 +2,7 @@
  * bench-recorder [--quick] [--frames N] [--rounds N] [--no-pace] [--thread-cputime]
  *	[--no-draw] [--pixels PNG] --fake hwcomposer.fake.so --recorder libhwc-record.so
  *
- * The recorder's per-call overhead (issue #5). One frame of SurfaceFlinger's
+ * The recorder's per-call overhead. One frame of SurfaceFlinger's
  * calls (bench_recorder_client.c: two layers, one of them 1080x2400 RGBA8888
  * with new content every frame; 31 calls) is driven at 60 Hz against the
  * fake HWC2 module, each call timed alone with CLOCK_MONOTONIC, in modes:

@@ -3,7 +3,7 @@
  * device equals `drm_info -j` of the same boot, except the volatile
  * framebuffer ids; the board built from the device equals the boards
  * board_from_drm_info_object builds from both dumps, and holds the vkms 6.1
- * facts (research: kms-hwc2-facts.md section 4).
+ * facts (docs/platform.md §3).
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
 /*
- * Board profiles: the vkms 6.1 dumps parse to the facts kms-hwc2-facts.md §4
+ * Board profiles: the vkms 6.1 dumps parse to the facts docs/platform.md §3
  * states (read from the 6.1.192 source), the rules and the "hwctrace"
  * overrides apply, properties vkms lacks parse from edited dumps, and
  * hostile JSON ends in an error naming the file and the JSON path.

@@ -5,7 +5,7 @@
  * per display frame the setLayer* calls that changed, validateDisplay and
  * its outputs, the client target, presentDisplay, getReleaseFences, the
  * fences with their timings and a FrameEnd (docs/format.md section 3;
- * call order of research/kms-hwc2-facts.md 1.6-1.7).
+ * call order of docs/platform.md §1.5-1.6).
  *
  * Time is synthetic: display frame f is composed after the vsync at
  * (f + 1) * vsync_period ns; the boot-time calls run before it.
