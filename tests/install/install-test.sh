@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# install-test.sh BUILD_DIR SOURCE_ROOT SANITIZE
+# `meson install` into a temporary DESTDIR, then: a program outside the project
+# (frames.c) compiled with `pkg-config --cflags --libs hwctrace` of the installed
+# .pc file and run on traces/home.zst agrees with `hwc-trace info`; the installed
+# hwc-trace, hwc-replay and public headers are there and run. Skipped (77) in
+# sanitizer builds, whose library needs the sanitizer runtime to link.
+set -euo pipefail
+build=$1 root=$2 sanitize=$3
+[ "$sanitize" = none ] || { echo "install-test: skipped in a -Db_sanitize=$sanitize build"; exit 77; }
+command -v pkg-config >/dev/null || { echo "install-test: pkg-config not found"; exit 1; }
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --no-rebuild --destdir "$dest" --quiet >"$dest.log" 2>&1 ||
+	{ cat "$dest.log"; rm -f "$dest.log"; exit 1; }
+rm -f "$dest.log"
+pc=$(find "$dest" -name hwctrace.pc | head -n 1)
+[ -n "$pc" ] || { echo "install-test: no hwctrace.pc installed"; exit 1; }
+libdir=$(dirname "$(dirname "$pc")")
+prefix=${libdir%/lib*}
+for f in "$prefix/include/hwct/reader.h" "$prefix/include/hwct/hwctrace.pb-c.h" "$prefix/bin/hwc-trace" \
+	"$prefix/bin/hwc-replay"; do
+	[ -e "$f" ] || { echo "install-test: $f not installed"; exit 1; }
+done
+# the .pc file names the prefix; the sysroot puts it under DESTDIR
+export PKG_CONFIG_PATH=$libdir/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+flags=$(pkg-config --cflags --libs hwctrace)
+# shellcheck disable=SC2086
+cc -std=c11 -Wall -Werror -o "$dest/frames" "$root/tests/install/frames.c" $flags
+got=$(LD_LIBRARY_PATH=$libdir "$dest/frames" "$root/traces/home.zst")
+info=$("$prefix/bin/hwc-trace" info "$root/traces/home.zst")
+frames=$(sed -n 's/^ *display frames *\([0-9]*\).*/\1/p' <<<"$info")
+echo "install-test: installed library: frames layers = $got; installed hwc-trace: $frames frames"
+[ "${got%% *}" = "$frames" ] && [ "${got#* }" -gt 0 ] || { echo "install-test: they disagree"; exit 1; }
+"$prefix/bin/hwc-replay" --version
