@@ -292,8 +292,7 @@ static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, c
 		dma_buf_sync(cap->fd, REC_DMA_BUF_SYNC_END);
 	} else {
 		cap->status = HWCT_CAPTURE_DROPPED;
-		ctx->drops++;
-		ctx->drop_bytes += pl->size;
+		cap->dropped_bytes = pl->size;
 	}
 	munmap(map, (size_t)map_len);
 	return copy;
@@ -354,12 +353,9 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 	ret = hwct_writer_add_blob(ctx->writer, &desc, 0, &hash);
 	free(rects);
 	if (ret < 0) {
-		/* refused for the budget (the writer counts those) or the writer failed */
-		if (ret != -ENOBUFS) {
-			ctx->drops++;
-			ctx->drop_bytes += pl.size;
-		}
+		/* refused for the budget or the writer failed (counted when the call is written) */
 		cap->status = HWCT_CAPTURE_DROPPED;
+		cap->dropped_bytes = pl.size;
 		bs->has_content = false;
 		free(tiles);
 		return;

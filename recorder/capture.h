@@ -45,6 +45,7 @@ struct rec_capture {
 	hwc_rect_t *damage;		/* owned */
 	uint32_t damage_count;
 	int32_t status;			/* HWCT_CAPTURE_* once DONE */
+	uint64_t dropped_bytes;		/* what a DROPPED capture would have stored, 0 unknown */
 	bool has_hash;
 	struct hwct_hash hash;
 	uint64_t created_ns, armed_ns;
@@ -56,7 +57,12 @@ struct rec_capture_ctx {
 	struct hwct_writer *writer;
 	struct rec_buffers *buffers;
 	const struct rec_config *cfg;
-	uint64_t drops, drop_bytes;	/* captures dropped by the recorder itself (counted here) */
+	/*
+	 * Buffer calls written with capture DROPPED (CaptureStats.blobs_dropped,
+	 * bytes_dropped): counted in flush_call (worker.c) where the call's
+	 * record is written, so the two counts agree by construction.
+	 */
+	uint64_t drops, drop_bytes;
 	uint64_t late;			/* captures marked late (counted here) */
 	uint8_t *scratch;		/* copy buffer reused between captures, owned */
 	size_t scratch_size;

@@ -351,8 +351,9 @@ void rec_write_capture_stats(struct rec_worker *w)
 	cs.has_t_ns = cs.has_blobs_dropped = cs.has_bytes_dropped = cs.has_records_dropped = true;
 	cs.has_frames_capture_late = cs.has_bytes_queued_peak = true;
 	cs.t_ns = rec_now_ns();
-	cs.blobs_dropped = st.blobs_dropped + w->cctx.drops;
-	cs.bytes_dropped = st.bytes_dropped + w->cctx.drop_bytes;
+	/* the calls written so far with capture DROPPED, whatever dropped them */
+	cs.blobs_dropped = w->cctx.drops;
+	cs.bytes_dropped = w->cctx.drop_bytes;
 	cs.records_dropped = atomic_load(&w->r->events_dropped) + rec_fence_watch_dropped(w->fences) +
 		w->write_errors;
 	cs.frames_capture_late = w->frames_late;

@@ -143,6 +143,11 @@ static void flush_call(struct rec_worker *w, struct rec_event *ev)
 	end_frames_before(w, ev);
 	if (ev->capture && ev->capture->has_buffer) {
 		rec_write_buffer(w, ev->capture);
+		/* the one place a drop is counted: where the call's record says DROPPED */
+		if (ev->capture->status == HWCT_CAPTURE_DROPPED) {
+			w->cctx.drops++;
+			w->cctx.drop_bytes += ev->capture->dropped_bytes;
+		}
 		if (ev->capture->status == HWCT_CAPTURE_LATE && d) {
 			d->late = true;
 		}

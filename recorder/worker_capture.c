@@ -110,9 +110,6 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 	}
 	ev->capture = rec_capture_create(ev, handle_arg(ev, handle), fence >= 0 ? fence_fd_arg(ev, fence) : -1,
 		rec_display_slot(r, ev->display), &r->cfg);
-	if (!ev->capture || (ev->capture->has_buffer && ev->capture->status == HWCT_CAPTURE_DROPPED)) {
-		w->cctx.drops++;	/* out of memory, or HWCT_BUDGET_MB=0 */
-	}
 	if (ev->ticket) {
 		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
 
