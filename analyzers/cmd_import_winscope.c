@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "winscope.h"
@@ -32,11 +33,22 @@ static void print_report(FILE *f, const char *in, const char *out, const struct 
 	const char *sep = "";
 
 	fprintf(f, "%s: %" PRIu64 " entr%s -> %" PRIu64 " display frame%s of display %" PRIu64 " '%s' (%" PRIu32
-		"x%" PRIu32 ")", in, rep->entries, rep->entries == 1 ? "y" : "ies", rep->entries,
-		rep->entries == 1 ? "" : "s", rep->display_id, rep->display_name, rep->width, rep->height);
+		"x%" PRIu32 "%s%s)", in, rep->entries, rep->entries == 1 ? "y" : "ies", rep->entries,
+		rep->entries == 1 ? "" : "s", rep->display_id, rep->display_name, rep->width, rep->height,
+		strcmp(rep->size_source, "recorded") ? ", " : "", strcmp(rep->size_source, "recorded") ?
+		rep->size_source : "");
 	if (rep->displays_skipped) {
 		fprintf(f, "; %" PRIu32 " other display%s not imported", rep->displays_skipped,
 			rep->displays_skipped == 1 ? "" : "s");
+	}
+	if (rep->packets) {
+		fprintf(f, ".\n  Perfetto trace: %" PRIu64 " packet%s, %" PRIu64 " without a layer snapshot skipped",
+			rep->packets, rep->packets == 1 ? "" : "s", rep->packets_skipped);
+	}
+	if (rep->duplicates) {
+		fprintf(f, ".\n  %" PRIu32 " layer%s repeating an earlier layer's id (e.g. %" PRId32 ") left out, "
+			"with what hangs under them", rep->duplicates, rep->duplicates == 1 ? "" : "s",
+			rep->duplicate_id);
 	}
 	fprintf(f, ".\n  %" PRIu64 " HWC2 layers created, up to %" PRIu64 " in a frame; %" PRIu64
 		" buffer contents synthesized", rep->layers_created, rep->layers_max, rep->buffers);
@@ -123,9 +135,9 @@ out:
 
 const struct cli_command cmd_import_winscope = {
 	.name = "import-winscope",
-	.summary = "convert a SurfaceFlinger layer trace (Winscope .pb) into a trace",
+	.summary = "convert a SurfaceFlinger layer trace (Winscope .pb, Perfetto) into a trace",
 	.synopsis = "IN OUT [--display ID] [--size WxH]",
 	.options = "  --display ID   import the display with this DisplayProto id (default: the first physical one)\n"
-		"  --size WxH     the display size, for traces that record none (a lone LayersProto)\n",
+		"  --size WxH     the display size, for traces that record none (default: inferred from the layers)\n",
 	.run = run,
 };

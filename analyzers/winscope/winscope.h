@@ -32,6 +32,11 @@ struct winscope_report {
 	uint64_t display_id;		/* DisplayProto.id imported, 0 when the trace has none */
 	char display_name[64];
 	uint32_t width, height;		/* its size, pixels */
+	const char *size_source;	/* static text: "recorded", "inferred from the root layers' bounds", ... */
+	uint32_t duplicates;		/* most layers of one entry left out for repeating an earlier layer's id */
+	int32_t duplicate_id;		/* one such id */
+	uint64_t packets;		/* Perfetto input: packets read */
+	uint64_t packets_skipped;	/* Perfetto input: packets without a layer snapshot, skipped */
 	uint32_t displays_skipped;	/* other displays in the trace (not imported) */
 	bool decisions;			/* some entry carried hwc_composition_type */
 	uint64_t layers_created;	/* CREATE_LAYER calls */

@@ -98,13 +98,20 @@ int ws_display_select(const Winscope__LayersTraceProto *const *entries, size_t c
 	if (size && size->w > 0 && size->h > 0) {
 		d->view.width = (uint32_t)size->w;
 		d->view.height = (uint32_t)size->h;
+		d->size_source = WS_SIZE_RECORDED;
 	} else if (opts->width && opts->height) {
 		d->view.width = opts->width;
 		d->view.height = opts->height;
+		d->size_source = WS_SIZE_OPTION;
 	} else {
+		d->size_source = ws_size_infer(entries, count, p != NULL, d->id, d->layer_stack, opts->max_dimension,
+			&d->view.width, &d->view.height);
+	}
+	if (d->size_source == WS_SIZE_NONE) {
 		return hwct_error_set(err, -EINVAL, name, UINT64_MAX,
-			"the trace records no display size (no DisplayProto.size, no LayersProto.resolution): "
-			"give it with --size WxH");
+			"the trace records no display size (no DisplayProto.size, no LayersProto.resolution) and "
+			"implies none (no layer-stack rect, no layer bounds within %" PRIu32 " pixels): give it "
+			"with --size WxH", opts->max_dimension);
 	}
 	if (d->view.width > opts->max_dimension || d->view.height > opts->max_dimension) {
 		return hwct_error_set(err, -EINVAL, name, UINT64_MAX,

@@ -248,13 +248,18 @@ static int build_stacks(const struct ws_trace *t, struct ws_display *d, const st
 	return 0;
 }
 
-static void fill_report(struct winscope_report *rep, const struct ws_display *d, uint32_t skipped,
-	const struct ws_stack *stacks, size_t count)
+static void fill_report(struct winscope_report *rep, const struct ws_trace *t, const struct ws_display *d,
+	uint32_t skipped, const struct ws_stack *stacks, size_t count)
 {
 	*rep = (struct winscope_report){ .display_id = d->id, .width = d->view.width, .height = d->view.height,
-		.displays_skipped = skipped };
+		.size_source = ws_size_source_text(d->size_source), .packets = t->packets,
+		.packets_skipped = t->packets_skipped, .displays_skipped = skipped };
 	snprintf(rep->display_name, sizeof(rep->display_name), "%s", d->name);
 	for (size_t i = 0; i < count; i++) {
+		if (stacks[i].duplicates > rep->duplicates) {
+			rep->duplicates = stacks[i].duplicates;
+			rep->duplicate_id = stacks[i].duplicate_id;
+		}
 		rep->decisions = rep->decisions || stacks[i].composition_state;
 		for (size_t k = 0; k < stacks[i].count; k++) {
 			const struct ws_layer *wl = &stacks[i].layers[k];
@@ -303,7 +308,7 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
 	if (ret < 0) {
 		goto out;
 	}
-	fill_report(im.rep, &d, skipped, stacks, t.count);
+	fill_report(im.rep, &t, &d, skipped, stacks, t.count);
 	ret = ws_meta_init(&meta, &t, &d, im.rep, stacks, name);
 	/* the session starts shortly before the first frame, not at boot */
 	meta.config.start_ns = vsync_of(t.entries[0].msg, 0) > BOOT_LEAD_NS ?

@@ -11,7 +11,7 @@
 #include "winscope_read.h"
 #include "winscope_stack.h"
 
-#define WS_META_EXTRA 12
+#define WS_META_EXTRA 16
 #define WS_VSYNC_PERIOD_NS 16666667u	/* not in layer traces: 60 Hz assumed */
 
 struct ws_meta {

@@ -46,6 +46,8 @@ static const char *shape_name(enum ws_shape shape)
 		return "LayersTraceFileProto";
 	case WS_SHAPE_ENTRY:
 		return "LayersTraceProto (a single dump)";
+	case WS_SHAPE_PERFETTO:
+		return "Perfetto trace (LayersSnapshotProto packets)";
 	default:
 		return "LayersProto (a single dump)";
 	}
@@ -141,6 +143,11 @@ int ws_meta_init(struct ws_meta *m, const struct ws_trace *t, const struct ws_di
 	ok = ok && add(m, &n, "winscope-shape", format("%s, %zu entries", shape_name(t->shape), t->count));
 	ok = ok && add(m, &n, "display", format("%" PRIu64 " '%s', layer stack %" PRIu32 ", %" PRIu32 "x%" PRIu32
 		" pixels", d->id, d->name, d->layer_stack, d->view.width, d->view.height));
+	ok = ok && add(m, &n, "display-size", format("%s", rep->size_source ? rep->size_source : "recorded"));
+	if (rep->duplicates) {
+		ok = ok && add(m, &n, "duplicated-layer-ids", format("%" PRIu32 " layers in one entry repeat an "
+			"earlier layer's id (e.g. %" PRId32 "); left out", rep->duplicates, rep->duplicate_id));
+	}
 	ok = ok && add(m, &n, "displays-not-imported", format("%" PRIu32, rep->displays_skipped));
 	ok = ok && add(m, &n, "composition-state", format("%zu of %zu entries", tl.with_state, t->count));
 	ok = ok && add(m, &n, "vsync-period-ns", format("%u (assumed: layer traces do not record it)",

@@ -1,130 +1,17 @@
 /* Finding and unpacking the entries of a layer trace (winscope_read.h). */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "winscope_perfetto.h"
 #include "winscope_read.h"
+#include "winscope_wire.h"
 
 #define MAX_ENTRIES 1000000u
 
-/* Protobuf wire types (protobuf encoding spec, "Message Structure"). */
-enum wire_type {
-	WIRE_VARINT = 0,
-	WIRE_I64 = 1,
-	WIRE_LEN = 2,
-	WIRE_I32 = 5,
-};
-
-struct field {
-	uint64_t offset;		/* of the key */
-	uint32_t number;
-	enum wire_type type;
-	uint64_t value;			/* VARINT, I64, I32 */
-	uint64_t data_offset;		/* LEN: where the bytes start */
-	uint64_t length;		/* LEN: how many */
-};
-
-struct walker {
-	const uint8_t *data;
-	size_t size, pos;
-	const char *name;
-	struct hwct_error *err;
-	char context[128];		/* what is being read, prefixed to messages */
-};
-
-static int fail(struct walker *wk, uint64_t offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(struct walker *wk, uint64_t offset, const char *fmt, ...)
-{
-	char detail[256];
-	va_list args;
-
-	va_start(args, fmt);
-	vsnprintf(detail, sizeof(detail), fmt, args);
-	va_end(args);
-	return hwct_error_set(wk->err, -EINVAL, wk->name, offset, "%s%s", wk->context, detail);
-}
-
-static int read_varint(struct walker *wk, uint64_t *out, const char *what)
-{
-	uint64_t v = 0;
-	size_t start = wk->pos;
-
-	for (unsigned shift = 0; shift < 64; shift += 7) {
-		uint8_t b;
-
-		if (wk->pos >= wk->size) {
-			return fail(wk, start, "truncated: the input ends inside a %s", what);
-		}
-		b = wk->data[wk->pos++];
-		v |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*out = v;
-			return 0;
-		}
-	}
-	return fail(wk, start, "malformed %s: a varint longer than 10 bytes", what);
-}
-
-/* Reads one field at wk->pos; returns 1 with *f, 0 at the end, or -EINVAL. */
-static int next_field(struct walker *wk, struct field *f)
-{
-	uint64_t key;
-	int ret;
-
-	if (wk->pos >= wk->size) {
-		return 0;
-	}
-	f->offset = wk->pos;
-	ret = read_varint(wk, &key, "field key");
-	if (ret < 0) {
-		return ret;
-	}
-	f->number = (uint32_t)(key >> 3);
-	f->type = (enum wire_type)(key & 7);
-	if (f->number == 0 || key >> 32) {
-		return fail(wk, f->offset, "malformed field key %#" PRIx64, key);
-	}
-	switch (f->type) {
-	case WIRE_VARINT:
-		return read_varint(wk, &f->value, "varint field") < 0 ? -EINVAL : 1;
-	case WIRE_I64:
-	case WIRE_I32: {
-		size_t n = f->type == WIRE_I64 ? 8 : 4;
-
-		if (wk->size - wk->pos < n) {
-			return fail(wk, f->offset, "truncated: field %" PRIu32 " needs %zu bytes, %zu remain",
-				f->number, n, wk->size - wk->pos);
-		}
-		f->value = 0;
-		for (size_t i = 0; i < n; i++) {
-			f->value |= (uint64_t)wk->data[wk->pos + i] << (8 * i);
-		}
-		wk->pos += n;
-		return 1;
-	}
-	case WIRE_LEN:
-		ret = read_varint(wk, &f->length, "length");
-		if (ret < 0) {
-			return ret;
-		}
-		if (f->length > wk->size - wk->pos) {
-			return fail(wk, f->offset, "truncated: field %" PRIu32 " says %" PRIu64 " bytes, %zu remain",
-				f->number, f->length, wk->size - wk->pos);
-		}
-		f->data_offset = wk->pos;
-		wk->pos += (size_t)f->length;
-		return 1;
-	default:
-		return fail(wk, f->offset, "malformed: field %" PRIu32 " has wire type %u (groups and types 6, 7 "
-			"are not used by layer traces)", f->number, (unsigned)f->type);
-	}
-}
-
-static int add_entry(struct ws_trace *t, size_t *cap, uint64_t offset, uint64_t size, const char *name,
+int ws_trace_add(struct ws_trace *t, size_t *cap, uint64_t offset, uint64_t size, const char *name,
 	struct hwct_error *err)
 {
 	if (t->count == *cap) {
@@ -175,35 +62,34 @@ static bool looks_like_magic(const uint8_t *data, size_t size)
 }
 
 /* LayersTraceFileProto: field 1 magic, 2 entries, 3 clock offset; the rest skipped. */
-static int walk_file(struct ws_trace *t, struct walker *wk)
+static int walk_file(struct ws_trace *t, struct ws_walker *wk, size_t *cap)
 {
-	size_t cap = 0;
-	struct field f;
+	struct ws_field f;
 	int ret;
 
 	for (;;) {
 		snprintf(wk->context, sizeof(wk->context), "entry %zu: ", t->count);
-		ret = next_field(wk, &f);
+		ret = ws_wire_next(wk, &f);
 		if (ret <= 0) {
 			break;
 		}
 		wk->context[0] = '\0';
-		if (f.number == 1 && f.type == WIRE_I64 && f.value != WS_MAGIC) {
+		if (f.number == 1 && f.type == WS_WIRE_I64 && f.value != WS_MAGIC) {
 			char text[9];
 
 			magic_text(f.value, text);
-			return fail(wk, f.offset, "magic \"%s\" is not a SurfaceFlinger layer trace's (\"LYRTRACE\")",
+			return ws_wire_fail(wk, f.offset, "magic \"%s\" is not a SurfaceFlinger layer trace's (\"LYRTRACE\")",
 				text);
 		}
-		if (f.number == 2 && f.type == WIRE_LEN) {
-			ret = add_entry(t, &cap, f.data_offset, f.length, wk->name, wk->err);
+		if (f.number == 2 && f.type == WS_WIRE_LEN) {
+			ret = ws_trace_add(t, cap, f.data_offset, f.length, wk->name, wk->err);
 			if (ret < 0) {
 				return ret;
 			}
-		} else if (f.number == 2 || (f.number == 1 && f.type != WIRE_I64)) {
-			return fail(wk, f.offset, "entry %zu: malformed: field %" PRIu32 " has wire type %u", t->count,
+		} else if (f.number == 2 || (f.number == 1 && f.type != WS_WIRE_I64)) {
+			return ws_wire_fail(wk, f.offset, "entry %zu: malformed: field %" PRIu32 " has wire type %u", t->count,
 				f.number, (unsigned)f.type);
-		} else if (f.number == 3 && f.type == WIRE_I64) {
+		} else if (f.number == 3 && f.type == WS_WIRE_I64) {
 			t->has_real_offset = true;
 			t->real_to_elapsed_ns = f.value;
 		}
@@ -212,7 +98,7 @@ static int walk_file(struct ws_trace *t, struct walker *wk)
 		return ret;
 	}
 	if (!t->count) {
-		return fail(wk, wk->size, "the layer trace has no entries");
+		return ws_wire_fail(wk, wk->size, "the layer trace has no entries");
 	}
 	return 0;
 }
@@ -222,19 +108,19 @@ static int walk_file(struct ws_trace *t, struct walker *wk)
  * a LayersTraceProto has a fixed64 or nothing in field 1 and its layers in
  * field 3. Walks the top level to tell them apart.
  */
-static int guess_shape(struct walker *wk, enum ws_shape *shape)
+static int guess_shape(struct ws_walker *wk, enum ws_shape *shape)
 {
 	bool layers_list = false, entry = false;
-	struct field f;
+	struct ws_field f;
 	int ret;
 
 	snprintf(wk->context, sizeof(wk->context),
 		"not a layer trace (no \"LYRTRACE\" magic; read as a lone LayersTraceProto or LayersProto): ");
-	while ((ret = next_field(wk, &f)) > 0) {
-		if (f.number == 1 && f.type == WIRE_LEN) {
+	while ((ret = ws_wire_next(wk, &f)) > 0) {
+		if (f.number == 1 && f.type == WS_WIRE_LEN) {
 			layers_list = true;
-		} else if ((f.number == 1 && f.type == WIRE_I64) || (f.number == 3 && f.type == WIRE_LEN) ||
-			(f.number == 7 && f.type == WIRE_LEN)) {
+		} else if ((f.number == 1 && f.type == WS_WIRE_I64) || (f.number == 3 && f.type == WS_WIRE_LEN) ||
+			(f.number == 7 && f.type == WS_WIRE_LEN)) {
 			entry = true;
 		}
 	}
@@ -242,7 +128,7 @@ static int guess_shape(struct walker *wk, enum ws_shape *shape)
 		return ret;
 	}
 	if (layers_list == entry) {
-		return fail(wk, 0, "no layers and no entry fields at the top level");
+		return ws_wire_fail(wk, 0, "no layers and no entry fields at the top level");
 	}
 	*shape = layers_list ? WS_SHAPE_LAYERS : WS_SHAPE_ENTRY;
 	return 0;
@@ -293,7 +179,8 @@ static int unpack_entries(struct ws_trace *t, const uint8_t *data, const char *n
 			return hwct_error_set(err, -EINVAL, name, e->offset,
 				"entry %zu of %zu (%zu bytes): not a valid %s (protobuf-c could not unpack it: a "
 				"field of the wrong type, or a truncated or corrupt nested message)", i, t->count,
-				e->size, t->shape == WS_SHAPE_LAYERS ? "LayersProto" : "LayersTraceProto");
+				e->size, t->shape == WS_SHAPE_LAYERS ? "LayersProto" :
+				t->shape == WS_SHAPE_PERFETTO ? "LayersSnapshotProto" : "LayersTraceProto");
 		}
 		ret = check_entry(e, i, t->count, name, opts, err);
 		if (ret < 0) {
@@ -306,7 +193,7 @@ static int unpack_entries(struct ws_trace *t, const uint8_t *data, const char *n
 int ws_trace_read(struct ws_trace *t, const uint8_t *data, size_t size, const char *name,
 	const struct winscope_options *opts, struct hwct_error *err)
 {
-	struct walker wk = { .data = data, .size = size, .name = name, .err = err };
+	struct ws_walker wk = { .data = data, .size = size, .name = name, .err = err };
 	size_t cap = 0;
 	int ret;
 
@@ -318,12 +205,15 @@ int ws_trace_read(struct ws_trace *t, const uint8_t *data, size_t size, const ch
 		return hwct_error_set(err, -EINVAL, name, UINT64_MAX,
 			"%zu bytes: larger than the limit of %" PRIu64 " bytes", size, opts->max_input);
 	}
-	if (looks_like_magic(data, size)) {	/* field 1, fixed64, 8 letters: a Winscope file's magic */
+	if (ws_perfetto_detect(data, size)) {
+		t->shape = WS_SHAPE_PERFETTO;
+		ret = ws_perfetto_walk(t, &wk, &cap);
+	} else if (looks_like_magic(data, size)) {	/* field 1, fixed64, 8 letters: a Winscope file's magic */
 		t->shape = WS_SHAPE_FILE;
-		ret = walk_file(t, &wk);
+		ret = walk_file(t, &wk, &cap);
 	} else {
 		ret = guess_shape(&wk, &t->shape);
-		ret = ret < 0 ? ret : add_entry(t, &cap, 0, size, name, err);
+		ret = ret < 0 ? ret : ws_trace_add(t, &cap, 0, size, name, err);
 	}
 	ret = ret < 0 ? ret : unpack_entries(t, data, name, opts, err);
 	if (ret < 0) {

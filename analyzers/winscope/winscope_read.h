@@ -1,8 +1,9 @@
 /*
  * The input side: finds the entries of a layer trace and unpacks them.
- * Three shapes are accepted: a LayersTraceFileProto (magic "LYRTRACE" in
- * field 1, entries in field 2), a lone LayersTraceProto (a dump), and a lone
- * LayersProto (the layers of a dump without the entry around them).
+ * Four shapes are accepted: a Perfetto trace whose packets carry layer
+ * snapshots (winscope_perfetto.h), a LayersTraceFileProto (magic "LYRTRACE"
+ * in field 1, entries in field 2), a lone LayersTraceProto (a dump), and a
+ * lone LayersProto (the layers of a dump without the entry around them).
  */
 #ifndef HWCT_WINSCOPE_READ_H
 #define HWCT_WINSCOPE_READ_H
@@ -23,6 +24,7 @@ enum ws_shape {
 	WS_SHAPE_FILE,			/* LayersTraceFileProto */
 	WS_SHAPE_ENTRY,			/* a LayersTraceProto alone */
 	WS_SHAPE_LAYERS,		/* a LayersProto alone */
+	WS_SHAPE_PERFETTO,		/* a Perfetto trace: entries are LayersSnapshotProto */
 };
 
 struct ws_entry {
@@ -38,7 +40,17 @@ struct ws_trace {
 	size_t count;
 	bool has_real_offset;
 	uint64_t real_to_elapsed_ns;	/* LayersTraceFileProto field 3 */
+	uint64_t packets;		/* Perfetto: packets in the trace */
+	uint64_t packets_skipped;	/* Perfetto: packets without a layer snapshot */
 };
+
+/*
+ * Appends an entry of size bytes at offset to t, growing t->entries (*cap
+ * entries allocated). Returns 0, or -ENOMEM / -EINVAL (too many entries)
+ * with err naming `name`.
+ */
+int ws_trace_add(struct ws_trace *t, size_t *cap, uint64_t offset, uint64_t size, const char *name,
+	struct hwct_error *err);
 
 /*
  * Parses data (borrowed) into t: walks the file wrapper by hand, then

@@ -272,6 +272,7 @@ int ws_stack_build(struct ws_stack *stack, const Winscope__LayersTraceProto *ent
 		ret = hwct_error_set(err, -ENOMEM, name, offset, "out of memory");
 		goto out;
 	}
+	stack->duplicates = (uint32_t)ws_tree_duplicates(tree, &stack->duplicate_id);
 	drawn = ws_tree_zorder(tree, d->layer_stack, order);
 	for (size_t k = 0; k < drawn; k++) {
 		if (!ws_tree_hidden(tree, order[k])) {

@@ -17,6 +17,7 @@
 #include "winscope.h"
 #include "winscope.pb-c.h"
 #include "winscope_geom.h"
+#include "winscope_size.h"
 
 /* The display imported, as one entry shows it. */
 struct ws_display {
@@ -26,6 +27,7 @@ struct ws_display {
 	struct ws_view view;
 	int32_t dpi;			/* DPI * 1000, -1 unknown */
 	bool is_virtual;		/* the layers' composition state is not about it */
+	enum ws_size_source size_source;	/* where view.width/height came from */
 };
 
 struct ws_layer {
@@ -45,6 +47,8 @@ struct ws_stack {
 	struct ws_layer *layers;	/* bottom first; owned */
 	size_t count;
 	bool composition_state;		/* visible regions and decisions came from the trace */
+	uint32_t duplicates;		/* layers of the entry left out: their id was an earlier layer's */
+	int32_t duplicate_id;		/* one such id */
 };
 
 /*

@@ -270,6 +270,19 @@ static bool hidden(struct ws_tree *t, size_t index, unsigned depth)
 	return h;
 }
 
+size_t ws_tree_duplicates(const struct ws_tree *t, int32_t *id)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->count; i++) {
+		if (find(t, t->layers[i]->id) != i) {
+			*id = t->layers[i]->id;
+			n++;
+		}
+	}
+	return n;
+}
+
 bool ws_tree_hidden(struct ws_tree *t, size_t index)
 {
 	return index < t->count && hidden(t, index, 0);

@@ -33,6 +33,12 @@ void ws_tree_destroy(struct ws_tree *t);
  */
 size_t ws_tree_zorder(struct ws_tree *t, uint32_t stack, size_t *order);
 
+/*
+ * How many layers repeat the id of an earlier layer of the entry (those are
+ * left out of the drawing, with their subtrees); *id gets one such id.
+ */
+size_t ws_tree_duplicates(const struct ws_tree *t, int32_t *id);
+
 /* Whether layer `index` is hidden by its own flags or a parent's or relative parent's. */
 bool ws_tree_hidden(struct ws_tree *t, size_t index);
 

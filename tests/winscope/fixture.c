@@ -56,6 +56,7 @@ static bool next(struct cursor *c, struct wire *w)
 		break;
 	case 5:
 		CHECK(c->end - c->p >= 4);
+		w->value = (uint64_t)c->p[0] | (uint64_t)c->p[1] << 8 | (uint64_t)c->p[2] << 16 | (uint64_t)c->p[3] << 24;
 		c->p += 4;
 		break;
 	case 2:
@@ -104,9 +105,64 @@ static void parse_display(struct fixture *f, struct cursor c)
 	}
 }
 
+#define MAX_IDS 8192
+#define MAX_SIDE 8192	/* the importer's default size limit */
+
+static float as_float(uint64_t bits)
+{
+	uint32_t u = (uint32_t)bits;
+	float v;
+
+	memcpy(&v, &u, sizeof(v));
+	return v;
+}
+
+/* A root layer (parent, field 25, absent or -1) with bounds (field 45) from the origin within the limit. */
+static void root_bounds(struct fixture *f, struct cursor layer)
+{
+	float r[5] = { 0 };	/* FloatRectProto fields 1..4 */
+	bool root = true, has = false;
+	struct wire y;
+
+	while (next(&layer, &y)) {
+		if (y.field == 25 && y.type == 0) {
+			root = (int32_t)y.value == -1;
+		} else if (y.field == 45 && y.type == 2) {
+			struct cursor b = sub(&layer, &y);
+			struct wire z;
+
+			has = true;
+			while (next(&b, &z)) {
+				if (z.field >= 1 && z.field <= 4 && z.type == 5) {
+					r[z.field] = as_float(z.value);
+				}
+			}
+		}
+	}
+	if (root && has && r[1] >= 0 && r[2] >= 0 && r[3] > r[1] && r[4] > r[2] && r[3] <= MAX_SIDE &&
+		r[4] <= MAX_SIDE && (double)r[3] * r[4] > (double)f->root_width * f->root_height) {
+		f->root_width = (int32_t)(r[3] + 0.5f);
+		f->root_height = (int32_t)(r[4] + 0.5f);
+	}
+}
+
+static void note_id(struct fixture_entry *e, int32_t *ids, size_t *n, int32_t id)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (ids[i] == id) {
+			e->duplicates++;
+			return;
+		}
+	}
+	CHECK(*n < MAX_IDS);
+	ids[(*n)++] = id;
+}
+
 static void parse_entry(struct fixture *f, struct fixture_entry *e)
 {
 	struct cursor c = { f->data + e->offset, f->data + e->offset + e->size, f->data };
+	static int32_t ids[MAX_IDS];
+	size_t n_ids = 0;
 	struct wire x;
 
 	while (next(&c, &x)) {
@@ -125,8 +181,11 @@ static void parse_entry(struct fixture *f, struct fixture_entry *e)
 					continue;
 				}
 				layer = sub(&layers, &l);
+				root_bounds(f, layer);
 				while (next(&layer, &y)) {
-					if (y.field == 35 && y.type == 0) {
+					if (y.field == 1 && y.type == 0) {
+						note_id(e, ids, &n_ids, (int32_t)y.value);
+					} else if (y.field == 35 && y.type == 0) {
 						CHECK(e->decided_count < FIXTURE_MAX_DECIDED);
 						e->decided[e->decided_count++] = (int32_t)y.value;
 					}
@@ -134,6 +193,22 @@ static void parse_entry(struct fixture *f, struct fixture_entry *e)
 			}
 		}
 	}
+}
+
+static void add_entry(struct fixture *f, size_t *cap, const struct wire *x)
+{
+	if (f->count == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		f->entries = realloc(f->entries, *cap * sizeof(*f->entries));
+		CHECK(f->entries);
+	}
+	f->entries[f->count] = (struct fixture_entry){
+		.key_offset = x->key_offset,
+		.offset = (size_t)(x->bytes - f->data),
+		.size = x->length,
+	};
+	parse_entry(f, &f->entries[f->count]);
+	f->count++;
 }
 
 void fixture_load(struct fixture *f, const char *path)
@@ -145,25 +220,30 @@ void fixture_load(struct fixture *f, const char *path)
 	memset(f, 0, sizeof(*f));
 	f->data = test_read_file(path, &f->size);
 	CHECK_MSG(f->data && f->size > 9, "%s", path);
-	/* every fixture has the LayersTraceFileProto wrapper: field 1 fixed64 "LYRTRACE" */
-	CHECK(f->data[0] == 0x09 && memcmp(f->data + 1, "LYRTRACE", 8) == 0);
 	c = (struct cursor){ f->data, f->data + f->size, f->data };
+	if (f->data[0] == 0x0a) {
+		/* Perfetto: packets (field 1), the snapshots in their field 93 */
+		f->perfetto = true;
+		while (next(&c, &x)) {
+			struct cursor packet = sub(&c, &x);
+			struct wire y;
+
+			CHECK(x.field == 1 && x.type == 2);
+			f->packets++;
+			while (next(&packet, &y)) {
+				if (y.field == 93 && y.type == 2) {
+					add_entry(f, &cap, &y);
+				}
+			}
+		}
+		return;
+	}
+	/* the other fixtures have the LayersTraceFileProto wrapper: field 1 fixed64 "LYRTRACE" */
+	CHECK(f->data[0] == 0x09 && memcmp(f->data + 1, "LYRTRACE", 8) == 0);
 	while (next(&c, &x)) {
-		if (x.field != 2 || x.type != 2) {
-			continue;
+		if (x.field == 2 && x.type == 2) {
+			add_entry(f, &cap, &x);
 		}
-		if (f->count == cap) {
-			cap = cap ? cap * 2 : 16;
-			f->entries = realloc(f->entries, cap * sizeof(*f->entries));
-			CHECK(f->entries);
-		}
-		f->entries[f->count] = (struct fixture_entry){
-			.key_offset = x.key_offset,
-			.offset = (size_t)(x.bytes - f->data),
-			.size = x.length,
-		};
-		parse_entry(f, &f->entries[f->count]);
-		f->count++;
 	}
 }
 

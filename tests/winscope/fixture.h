@@ -2,7 +2,9 @@
  * Facts about a layer-trace fixture, read straight from the protobuf wire
  * format (LayersTraceFileProto field 2 entries; LayersTraceProto 3 layers,
  * 7 displays; LayersProto 1 layer; LayerProto 35 hwc_composition_type;
- * DisplayProto 4 size, 7 is_virtual): independent of analyzers/winscope,
+ * DisplayProto 4 size, 7 is_virtual; or a Perfetto trace: Trace 1 packets,
+ * TracePacket 93 a LayersSnapshotProto, numbered as LayersTraceProto):
+ * independent of analyzers/winscope,
  * so the tests check the importer against the file, not against itself.
  */
 #ifndef HWCT_TESTS_WINSCOPE_FIXTURE_H
@@ -19,6 +21,7 @@ struct fixture_entry {
 	size_t offset, size;		/* its message bytes */
 	size_t layers_key;		/* offset of its `layers` field key, 0 none */
 	size_t decided_count;		/* layers carrying hwc_composition_type */
+	size_t duplicates;		/* layers whose id an earlier layer of the entry has */
 	int32_t decided[FIXTURE_MAX_DECIDED];
 };
 
@@ -28,6 +31,9 @@ struct fixture {
 	struct fixture_entry *entries;
 	size_t count;
 	int32_t width, height;		/* first physical display, 0 unknown */
+	int32_t root_width, root_height;	/* largest root-layer bounds from the origin, within 8192 */
+	bool perfetto;			/* a Perfetto trace; entries are its layer snapshots */
+	size_t packets;			/* Perfetto: packets */
 };
 
 /* Loads and parses path; exits the test on failure. */

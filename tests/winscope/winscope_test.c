@@ -14,20 +14,16 @@
 #include "fixture.h"
 #include "outtrace.h"
 #include "testlib.h"
+#include "wscase.h"
 
-struct ctx {
-	const char *hwc_trace, *fixture, *replay, *board;
-	struct fixture fx;
-};
-
-static const char *base_name(const char *path)
+const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
 	return s ? s + 1 : path;
 }
 
-static void import(const struct ctx *c, const char *in, const char *out, struct test_run *run)
+void import(const struct ctx *c, const char *in, const char *out, struct test_run *run)
 {
 	const char *argv[] = { c->hwc_trace, "import-winscope", in, out, NULL };
 
@@ -35,7 +31,7 @@ static void import(const struct ctx *c, const char *in, const char *out, struct 
 }
 
 /* An import that must fail with a message naming `in` (and an offset when offset is set). */
-static void expect_failure(const struct ctx *c, const char *in, bool offset, const char *what)
+void expect_failure(const struct ctx *c, const char *in, bool offset, const char *what)
 {
 	char *out = test_path("failed.zst");
 	struct test_run run;
@@ -71,7 +67,7 @@ static void check_decisions(const struct fixture_entry *e, const struct out_fram
 }
 
 /* The checks of one imported trace against the fixture's facts. */
-static void check_output(const struct ctx *c, const char *out, size_t entries, const struct fixture_entry *first)
+void check_output(const struct ctx *c, const char *out, size_t entries, const struct fixture_entry *first)
 {
 	struct out_trace t;
 	char source[160];
@@ -193,7 +189,7 @@ static int case_corrupt(struct ctx *c)
 		uint8_t mask;
 		const char *what;
 	} flips[] = {
-		{ 1, 0x20, "magic" },
+		{ c->fx.perfetto ? 0 : 1, c->fx.perfetto ? 0x07 : 0x20, c->fx.perfetto ? "packet key wire type" : "magic" },
 		{ first->key_offset, 0x07, "entry key wire type" },
 		{ first->layers_key, 0x05, "layers key wire type (2 -> 7)" },
 	};
@@ -260,9 +256,9 @@ static int case_shapes(struct ctx *c)
 	} while (layers[p++] & 0x80);
 	test_write_file(entry, layers + p, len);
 	import(c, entry, out, &run);
-	/* without DisplayProto a modern LayersProto has no display size: a clean error, or --size */
-	CHECK_MSG(run.status == 1 && strstr(run.err, "display size"), "lone LayersProto: exit status %d: %s",
-		run.status, run.err);
+	/* without DisplayProto a modern LayersProto records no display size: inferred and said, or --size */
+	CHECK_MSG(run.status == 0 && strstr(run.out, "inferred from"), "lone LayersProto: exit status %d: %s%s",
+		run.status, run.out, run.err);
 	test_run_finish(&run);
 	{
 		char size[32];
@@ -326,6 +322,7 @@ static const struct {
 	{ "truncated", case_truncated },
 	{ "corrupt", case_corrupt },
 	{ "shapes", case_shapes },
+	{ "perfetto", case_perfetto },
 	{ "bad-output", case_bad_output },
 	{ "not-a-trace", case_not_a_trace },
 };
