@@ -8,6 +8,7 @@
 # so as root everything runs as nobody to keep the daemon private.
 # Then a replay through the wrapper (hwc-replay --hwc2): per function, as
 # many call_entry and call_exit events as calls in the trace it recorded.
+# As root, the programs nobody runs are copied into the private temp dir.
 # Env: HWCT_TEST_CLIENT, HWCT_TEST_FAKE, HWCT_TEST_RECORDER; HWCT_REPLAY,
 # HWCT_TRACE_TOOL, HWCT_REPLAY_TRACE for the replay (meson).
 set -u
@@ -23,9 +24,32 @@ if [ "$(id -u)" = 0 ]; then
 	as="setpriv --reuid=nobody --regid=nogroup --clear-groups"
 fi
 chmod 755 "$tmp"
+# nobody may not be able to enter the checkout (a clone in a private 0700
+# folder): what it runs, the libraries those load from outside the system
+# folders (found by LD_LIBRARY_PATH) and the trace it replays are copied
+# into $tmp first.
+libpath=""
+if [ -n "$as" ]; then
+	mkdir "$tmp/bin" "$tmp/lib" || exit 2
+	for v in HWCT_TEST_CLIENT HWCT_TEST_FAKE HWCT_TEST_RECORDER HWCT_REPLAY HWCT_REPLAY_TRACE; do
+		eval "src=\${$v:-}"
+		[ -n "$src" ] || continue
+		cp "$src" "$tmp/bin/" || exit 2
+		eval "$v=\"\$tmp/bin/\$(basename \"\$src\")\""
+		[ "$v" = HWCT_REPLAY_TRACE ] && continue
+		for lib in $(ldd "$src" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// { print $3 }'); do
+			case "$lib" in
+			/lib/* | /lib64/* | /usr/*) ;;
+			*) cp "$lib" "$tmp/lib/" || exit 2 ;;
+			esac
+		done
+	done
+	chmod -R a+rX "$tmp/bin" "$tmp/lib"
+	libpath="$tmp/lib"
+fi
 
 run() {
-	$as env LTTNG_HOME="$tmp" "$@"
+	$as env LTTNG_HOME="$tmp" ${libpath:+LD_LIBRARY_PATH="$libpath"} "$@"
 }
 
 cleanup() {
