@@ -84,6 +84,9 @@ struct replay_options {
 	uint32_t mode_width, mode_height;	/* --mode: the target's mode; 0 its own */
 	uint32_t mode_refresh_hz;	/* --mode ...@HZ; 0 60 Hz */
 	bool no_pixels;			/* plans only: nothing composed, no checksum */
+	const char *vm_kernel;		/* --vm --kernel: a Debian line, version or "list"; NULL default */
+	const char *vm_kernel_image;	/* --vm --kernel-image: a kernel image path, NULL none */
+	const char *vm_kernel_modules;	/* --vm --kernel-modules: its modules folder, NULL none */
 	bool quiet;			/* no notes on stderr, no progress */
 	bool progress;			/* a progress bar on stderr (main: stderr is a TTY) */
 };

@@ -33,6 +33,9 @@ enum option_key {
 	OPT_NO_PIXELS,
 	OPT_PROFILE_DEVICE,
 	OPT_QUIET,
+	OPT_KERNEL,
+	OPT_KERNEL_IMAGE,
+	OPT_KERNEL_MODULES,
 };
 
 struct option_def {
@@ -65,6 +68,9 @@ static const struct option_def options[] = {
 	{ "no-pixels", 0, false, OPT_NO_PIXELS },
 	{ "profile-device", 0, true, OPT_PROFILE_DEVICE },
 	{ "quiet", 'q', false, OPT_QUIET },
+	{ "kernel", 0, true, OPT_KERNEL },
+	{ "kernel-image", 0, true, OPT_KERNEL_IMAGE },
+	{ "kernel-modules", 0, true, OPT_KERNEL_MODULES },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -80,7 +86,11 @@ static void print_help(FILE *f)
 		"  --profile BOARD          no device: a drm_info board profile (JSON or pasted text)\n"
 		"  --device /dev/dri/cardN  an atomic-KMS device\n"
 		"  --hwc2 MODULE.so         an HWC2 module\n"
-		"  --vm                     vkms under qemu\n\n"
+		"  --vm                     vkms under qemu, on Debian's 6.1 unless one of:\n"
+		"    --kernel LINE|VERSION|list  a Debian kernel: 6.1, 6.12 (the newest of the line), an\n"
+		"                           exact version (6.12.117-1~deb12u1); list: what there is\n"
+		"    --kernel-image IMAGE   a kernel of one's own (bzImage or vmlinux), with\n"
+		"    --kernel-modules DIR   its modules (vkms.ko unless built in)\n\n"
 		"options:\n"
 		"  --planner drmhwc|search  plane planner (default drmhwc)\n"
 		"  --compositor pixman|gl   compositor of the output (default pixman)\n"
@@ -344,6 +354,15 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	case OPT_QUIET:
 		opts->quiet = true;
 		return 0;
+	case OPT_KERNEL:
+	case OPT_KERNEL_IMAGE:
+	case OPT_KERNEL_MODULES:
+		if (!v[0]) {
+			return usage_error(err, "--%s needs a value", o->name);
+		}
+		*(o->key == OPT_KERNEL ? &opts->vm_kernel : o->key == OPT_KERNEL_IMAGE ?
+			&opts->vm_kernel_image : &opts->vm_kernel_modules) = v;
+		return 0;
 	}
 	return 0;
 }
@@ -420,6 +439,21 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 		if (ret) {
 			return ret;
 		}
+	}
+	if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules) {
+		if (opts->target != REPLAY_TARGET_DEFAULT && opts->target != REPLAY_TARGET_VM) {
+			return usage_error(err, "--kernel, --kernel-image and --kernel-modules choose the kernel of --vm");
+		}
+		if (opts->vm_kernel && opts->vm_kernel_image) {
+			return usage_error(err, "--kernel and --kernel-image exclude each other");
+		}
+		if (opts->vm_kernel_modules && !opts->vm_kernel_image) {
+			return usage_error(err, "--kernel-modules needs --kernel-image");
+		}
+		opts->target = REPLAY_TARGET_VM;
+	}
+	if (!opts->trace && opts->vm_kernel && strcmp(opts->vm_kernel, "list") == 0) {
+		return 0;	/* --vm --kernel list: no trace */
 	}
 	if (!opts->trace) {
 		return usage_error(err, "no trace file given");

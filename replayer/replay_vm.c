@@ -3,7 +3,8 @@
  * docs/vm-tests.md) as `--device /dev/dri/card0`. The guest sees the host's
  * files read-only and returns only its output and exit status, so the
  * results file travels back on the guest's standard output; --dump-images
- * cannot (refused).
+ * cannot (refused). --kernel, --kernel-image and --kernel-modules choose the
+ * VM's kernel (vm-run's options of the same names).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,10 +31,47 @@ static const char *setting(const char *env, const char *built)
 	return v && *v ? v : built;
 }
 
-/* Options whose value follows them and that the guest must not see. */
-static bool drops_value(const char *arg)
+/* Options the guest must not see (with a value: next, or after '='); returns
+ * 2 when the value is the next argument, 1 when the option is one argument,
+ * 0 when it is for the guest. */
+static int host_only(const char *arg)
 {
-	return strcmp(arg, "--results") == 0;
+	static const char *const with_value[] = { "--results", "--kernel", "--kernel-image", "--kernel-modules" };
+
+	if (strcmp(arg, "--vm") == 0) {
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(with_value) / sizeof(with_value[0]); i++) {
+		size_t len = strlen(with_value[i]);
+
+		if (strncmp(arg, with_value[i], len) == 0) {
+			if (!arg[len]) {
+				return 2;
+			}
+			if (arg[len] == '=') {
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Appends vm-run's kernel options (--kernel, --kernel-image, --kernel-modules). */
+static size_t add_kernel_args(const struct replay_options *o, char **args, size_t n)
+{
+	if (o->vm_kernel) {
+		args[n++] = "--kernel";
+		args[n++] = (char *)o->vm_kernel;
+	}
+	if (o->vm_kernel_image) {
+		args[n++] = "--kernel-image";
+		args[n++] = (char *)o->vm_kernel_image;
+	}
+	if (o->vm_kernel_modules) {
+		args[n++] = "--kernel-modules";
+		args[n++] = (char *)o->vm_kernel_modules;
+	}
+	return n;
 }
 
 int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
@@ -41,7 +79,7 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	const char *vm_run = setting("HWCT_VM_RUN", HWCT_VM_RUN);
 	const char *cache = setting("HWCT_VM_CACHE", HWCT_VM_CACHE);
 	char self[PATH_MAX], cwd[PATH_MAX];
-	char **args = calloc((size_t)argc + 16, sizeof(*args));
+	char **args = calloc((size_t)argc + 24, sizeof(*args));
 	size_t n = 0;
 	int out = STDOUT_FILENO, status;
 	pid_t pid;
@@ -69,16 +107,24 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 		args[n++] = "--cache";
 		args[n++] = (char *)cache;
 	}
+	n = add_kernel_args(o, args, n);
+	if (o->vm_kernel && !o->trace) {	/* --kernel list */
+		args[n] = NULL;
+		fflush(NULL);
+		execv(vm_run, args);
+		replay_error("cannot run %s: %s", vm_run, strerror(errno));
+		free(args);
+		return REPLAY_EXIT_FAILED;
+	}
 	args[n++] = "--cwd";
 	args[n++] = cwd;
 	args[n++] = "--";
 	args[n++] = self;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--vm") == 0) {
-			continue;
-		}
-		if (drops_value(argv[i]) && i + 1 < argc) {
-			i++;
+		int skip = host_only(argv[i]);
+
+		if (skip) {
+			i += skip - 1;
 			continue;
 		}
 		args[n++] = argv[i];

@@ -239,6 +239,9 @@ static void set_geometry(struct gen *g, uint32_t i, uint64_t t)
 	ac.args_case = HWCT__CALL__ARGS_FLOAT_VALUE;
 	ac.float_value = &alpha;
 	call(g, &ac, HWC2_FUNCTION_SET_LAYER_PLANE_ALPHA, (int64_t)layer_id(i), t);
+	if (i == 1 && g->o->rotate) {
+		value_call(g, HWC2_FUNCTION_SET_LAYER_TRANSFORM, (int64_t)layer_id(i), g->o->rotate, t);
+	}
 }
 
 /* validateDisplay and the stand-in device's changes: the lowest layers CLIENT past DEVICE_PLANES. */

@@ -21,9 +21,11 @@ struct gen_options {
 	uint32_t tile;			/* tile buffers are tile x tile pixels */
 	uint32_t uncaptured;		/* layer index whose content is never captured, GEN_NONE */
 	uint32_t keyframe_interval;	/* 0: the writer's default */
+	uint32_t rotate;		/* HAL transform of the first tile (square: same frame), 0 none */
 };
 
-/* Fills o with 1024 x 768, 5 layers, 90 frames, 64-pixel tiles, everything captured. */
+/* Fills o with 1024 x 768, 5 layers, 90 frames, 64-pixel tiles, everything captured,
+ * nothing rotated. */
 void gen_options_init(struct gen_options *o);
 
 /* Writes the trace. Returns 0 or -errno. */

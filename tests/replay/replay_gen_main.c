@@ -1,9 +1,10 @@
 /*
- * replay-gen OUT.zst [--layers N] [--frames N] [--size WxH]: writes a
- * synthetic trace of replay_gen.h (an ARGB8888 stack that vkms can put on
- * planes: a full-screen background under unscaled 64x64 tiles) for tests
- * that run the hwc-replay program, such as the VM tests of
- * tests/replay/vm-replay.sh. Defaults: gen_options_init's. Exit 0, 1 when
+ * replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate]:
+ * writes a synthetic trace of replay_gen.h (an ARGB8888 stack that vkms can
+ * put on planes: a full-screen background under unscaled 64x64 tiles; with
+ * --rotate the first tile turned 90 degrees, which only a plane with a
+ * rotation property takes) for tests that run the hwc-replay program, such
+ * as the VM tests of tests/replay/vm-replay.sh and tests/vm/vm-kernels.sh. Defaults: gen_options_init's. Exit 0, 1 when
  * the trace cannot be written, 2 on a usage error.
  */
 #include <stdbool.h>
@@ -12,11 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <system/graphics.h>
+
 #include "replay_gen.h"
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: replay-gen OUT.zst [--layers N] [--frames N] [--size WxH]\n");
+	fprintf(stderr, "usage: replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate]\n");
 	return 2;
 }
 
@@ -64,6 +67,8 @@ int main(int argc, char **argv)
 			ok = parse_u32(argv[++i], &o.frames);
 		} else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
 			ok = parse_size(argv[++i], &o.width, &o.height);
+		} else if (strcmp(argv[i], "--rotate") == 0) {
+			o.rotate = HAL_TRANSFORM_ROT_90;
 		} else if (argv[i][0] != '-' && !out) {
 			out = argv[i];
 		} else {
