@@ -1,4 +1,5 @@
 /* hwc-trace dump: every record, in order, with the values the test wrote. */
+#define _GNU_SOURCE	/* F_GETPIPE_SZ */
 #include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
@@ -407,17 +408,39 @@ int test_dump_truncated(struct fixture *fx)
 	return 0;
 }
 
+/*
+ * `hwc-trace dump | head -c 4096`: the reader takes one chunk and goes away
+ * while the dump still has output to write (its whole output is checked to
+ * exceed what the pipe, the chunk read and the tool's 64 KiB stdout buffer
+ * hold, so the write after the close must fail with EPIPE). The tool stops
+ * quietly with exit 0. EPIPE_FRAMES keeps the trace small: the test runs in
+ * well under a second even under sanitizers.
+ */
+#define EPIPE_FRAMES 400
+#define EPIPE_STDOUT_BUFFER 65536
+
 int test_dump_epipe(struct fixture *fx)
 {
+	const char *args[] = { "dump", NULL, NULL };
 	char buf[4096];
-	int out[2], status, err;
+	int out[2], status, err, pipe_size;
 	const char *err_path = test_path("epipe-err");
+	struct test_run full;
 	size_t err_size;
 	uint8_t *err_text;
 	pid_t pid;
 
-	fixture_trace(fx, 3000);
+	fixture_trace(fx, EPIPE_FRAMES);
+	args[1] = fx->trace;
+	fixture_run(fx, &full, args);
+	CHECK_EQ_U64(full.status, 0);
 	CHECK(pipe(out) == 0);
+	pipe_size = fcntl(out[1], F_GETPIPE_SZ);
+	CHECK(pipe_size > 0);
+	CHECK_MSG(full.out_size > (size_t)pipe_size + sizeof(buf) + EPIPE_STDOUT_BUFFER,
+		"the dump writes %zu bytes: too few to meet a closed pipe (pipe %d bytes)",
+		full.out_size, pipe_size);
+	test_run_finish(&full);
 	err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	CHECK(err >= 0);
 	pid = fork();
@@ -426,6 +449,7 @@ int test_dump_epipe(struct fixture *fx)
 		dup2(out[1], STDOUT_FILENO);
 		dup2(err, STDERR_FILENO);
 		close(out[0]);
+		close(out[1]);
 		execl(fx->tool, fx->tool, "dump", fx->trace, (char *)NULL);
 		_exit(127);
 	}
