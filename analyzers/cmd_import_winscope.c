@@ -32,14 +32,22 @@ static void print_report(FILE *f, const char *in, const char *out, const struct 
 {
 	const char *sep = "";
 
-	fprintf(f, "%s: %" PRIu64 " entr%s -> %" PRIu64 " display frame%s of display %" PRIu64 " '%s' (%" PRIu32
-		"x%" PRIu32 "%s%s)", in, rep->entries, rep->entries == 1 ? "y" : "ies", rep->entries,
-		rep->entries == 1 ? "" : "s", rep->display_id, rep->display_name, rep->width, rep->height,
-		strcmp(rep->size_source, "recorded") ? ", " : "", strcmp(rep->size_source, "recorded") ?
-		rep->size_source : "");
+	fprintf(f, "%s: %" PRIu64 " entr%s -> %" PRIu64 " display frame%s on %" PRIu32 " display%s", in,
+		rep->entries, rep->entries == 1 ? "y" : "ies", rep->frames, rep->frames == 1 ? "" : "s",
+		rep->display_count, rep->display_count == 1 ? "" : "s");
 	if (rep->displays_skipped) {
 		fprintf(f, "; %" PRIu32 " other display%s not imported", rep->displays_skipped,
 			rep->displays_skipped == 1 ? "" : "s");
+	}
+	for (uint32_t k = 0; k < rep->display_count; k++) {
+		const struct winscope_display_report *d = &rep->displays[k];
+
+		fprintf(f, "%s\n  display %" PRIu64 ": DisplayProto %" PRIu64 " '%s'%s, %" PRIu32 "x%" PRIu32 " (%s), %"
+			PRIu64 " frame%s", k ? "" : ":", d->hwc2_id, d->id, d->name, d->is_virtual ? " (virtual)" : "",
+			d->width, d->height, d->size_source, d->frames, d->frames == 1 ? "" : "s");
+		if (d->first_entry) {
+			fprintf(f, ", hotplugged at entry %" PRIu64, d->first_entry);
+		}
 	}
 	if (rep->packets) {
 		fprintf(f, ".\n  Perfetto trace: %" PRIu64 " packet%s, %" PRIu64 " without a layer snapshot skipped",

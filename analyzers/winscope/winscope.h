@@ -1,7 +1,8 @@
 /*
  * Importer of SurfaceFlinger layer traces (the .pb / .winscope files that
- * Winscope reads) into hwctrace traces: per trace entry one display frame
- * of one display, its visible layers in z-order sent as the HWC2 calls
+ * Winscope reads; Perfetto traces carrying layer snapshots) into hwctrace
+ * traces: per trace entry one display frame of each display it lists (every
+ * display of the trace, or the one asked for), its visible layers in z-order sent as the HWC2 calls
  * SurfaceFlinger makes (traces/scenario's session), the device's recorded
  * composition type of each layer as the validate outcome, and synthesized
  * buffer content (docs/winscope.md).
@@ -17,7 +18,7 @@
 #include <hwct/writer.h>
 
 struct winscope_options {
-	bool has_display;		/* import DisplayProto.id `display`; else the first physical one */
+	bool has_display;		/* import DisplayProto.id `display` alone; else every display */
 	uint64_t display;
 	uint32_t width, height;		/* display size for traces that record none (a lone LayersProto), or 0 */
 	uint32_t max_dimension;		/* largest display or buffer side accepted, pixels */
@@ -26,10 +27,28 @@ struct winscope_options {
 	uint32_t max_layers;		/* most LayerProto in one entry */
 };
 
+#define WINSCOPE_MAX_DISPLAYS 16	/* displays imported at most (the session's limit) */
+
+/* One display imported. */
+struct winscope_display_report {
+	uint64_t hwc2_id;		/* hwc2_display_t in the output: 0, 1, ... */
+	uint64_t id;			/* DisplayProto.id, 0 when the trace has none */
+	char name[64];
+	uint32_t width, height;		/* pixels */
+	const char *size_source;	/* static text, as winscope_report.size_source */
+	bool is_virtual;
+	uint64_t frames;		/* display frames written */
+	uint64_t first_entry;		/* entry it was hotplugged at (0: there from the start) */
+};
+
 /* What an import did. */
 struct winscope_report {
-	uint64_t entries;		/* trace entries, one display frame each */
-	uint64_t display_id;		/* DisplayProto.id imported, 0 when the trace has none */
+	uint64_t entries;		/* trace entries */
+	uint64_t frames;		/* display frames written, all displays */
+	struct winscope_display_report displays[WINSCOPE_MAX_DISPLAYS];
+	uint32_t display_count;
+	/* the first display imported (the only one with --display): */
+	uint64_t display_id;		/* DisplayProto.id, 0 when the trace has none */
 	char display_name[64];
 	uint32_t width, height;		/* its size, pixels */
 	const char *size_source;	/* static text: "recorded", "inferred from the root layers' bounds", ... */
@@ -37,7 +56,7 @@ struct winscope_report {
 	int32_t duplicate_id;		/* one such id */
 	uint64_t packets;		/* Perfetto input: packets read */
 	uint64_t packets_skipped;	/* Perfetto input: packets without a layer snapshot, skipped */
-	uint32_t displays_skipped;	/* other displays in the trace (not imported) */
+	uint32_t displays_skipped;	/* displays of the trace not imported (--display, or more than 16) */
 	bool decisions;			/* some entry carried hwc_composition_type */
 	uint64_t layers_created;	/* CREATE_LAYER calls */
 	uint64_t layers_max;		/* most layers in one display frame */

@@ -15,7 +15,8 @@
 #include "winscope_read.h"
 #include "winscope_stack.h"
 
-#define BOOT_LEAD_NS 5000000u		/* the display's set-up calls, before the first frame */
+#define BOOT_LEAD_NS 5000000u
+#define MAX_SEEN 256			/* other displays counted */		/* the display's set-up calls, before the first frame */
 
 void winscope_options_init(struct winscope_options *opts)
 {
@@ -190,6 +191,22 @@ static void count_decisions(struct importer *im, const struct ws_stack *stack)
 	}
 }
 
+/* One display of the trace being imported. */
+struct shown {
+	struct ws_display d;
+	struct ws_stack *stacks;	/* per entry, empty where the entry does not list the display; owned */
+	bool *present;			/* per entry; owned */
+	int index;			/* its session display, -1 before its hotplug */
+	struct importer im;
+	uint64_t frames, first_entry;
+};
+
+struct plan {
+	struct shown *shown;		/* the first is session display 0; owned */
+	size_t count;
+	uint32_t skipped;		/* displays of the trace not imported */
+};
+
 /* The vsync entry i is composed after: its calls start at its timestamp. */
 static uint64_t vsync_of(const Winscope__LayersTraceProto *e, uint64_t previous)
 {
@@ -203,17 +220,47 @@ static uint64_t vsync_of(const Winscope__LayersTraceProto *e, uint64_t previous)
 	return next;
 }
 
-static int play(struct importer *im, const struct ws_trace *t, const struct ws_stack *stacks)
+/* Hotplugs shown display k (not the first, which the session starts with) when it first appears. */
+static int hotplug(struct session *s, struct shown *sh, size_t k, size_t entry)
+{
+	struct session_display_config cfg = { .id = k, .width = sh->d.view.width, .height = sh->d.view.height,
+		.dpi = sh->d.dpi > 0 ? sh->d.dpi : 0, .name = sh->d.name, .is_virtual = sh->d.is_virtual,
+		.external = !sh->d.is_virtual };
+	int index = session_display_add(s, &cfg);
+
+	if (index < 0) {
+		return index;
+	}
+	sh->index = index;
+	sh->first_entry = entry;
+	return 0;
+}
+
+static int play(struct session *s, const struct ws_trace *t, struct plan *pl, struct winscope_report *rep)
 {
 	uint64_t vsync = 0;
 	int ret = 0;
 
+	pl->shown[0].index = 0;
 	for (size_t i = 0; i < t->count && ret == 0; i++) {
-		ret = apply_stack(im, &stacks[i]);
 		vsync = vsync_of(t->entries[i].msg, vsync);
-		ret = ret ? ret : session_frame_at(im->s, vsync);
-		count_decisions(im, &stacks[i]);
-		im->rep->entries++;
+		for (size_t k = 0; k < pl->count && ret == 0; k++) {
+			struct shown *sh = &pl->shown[k];
+
+			if (!sh->present[i]) {
+				continue;
+			}
+			if (sh->index < 0) {
+				ret = hotplug(s, sh, k, i);
+			}
+			ret = ret ? ret : session_display_use(s, (size_t)sh->index);
+			ret = ret ? ret : apply_stack(&sh->im, &sh->stacks[i]);
+			ret = ret ? ret : session_frame_at(s, vsync);
+			count_decisions(&sh->im, &sh->stacks[i]);
+			sh->frames++;
+			rep->frames++;
+		}
+		rep->entries++;
 	}
 	return ret;
 }
@@ -226,49 +273,159 @@ static void free_stacks(struct ws_stack *stacks, size_t count)
 	free(stacks);
 }
 
-/* Every entry's stack, before anything is written: a bad entry fails the import early. */
-static int build_stacks(const struct ws_trace *t, struct ws_display *d, const struct winscope_options *opts,
-	const char *name, struct ws_stack **out, struct hwct_error *err)
+/* Every entry's stack on display sh, before anything is written: a bad entry fails the import early. */
+static int build_stacks(const struct ws_trace *t, struct shown *sh, const struct winscope_options *opts,
+	const char *name, struct hwct_error *err)
 {
-	struct ws_stack *stacks = calloc(t->count, sizeof(*stacks));
 	int ret = 0;
 
-	if (!stacks) {
+	sh->stacks = calloc(t->count, sizeof(*sh->stacks));
+	if (!sh->stacks) {
 		return hwct_error_set(err, -ENOMEM, name, UINT64_MAX, "out of memory");
 	}
 	for (size_t i = 0; i < t->count && ret == 0; i++) {
-		ws_display_update(d, t->entries[i].msg);
-		ret = ws_stack_build(&stacks[i], t->entries[i].msg, d, opts, name, t->entries[i].offset, i, err);
+		if (sh->present[i]) {
+			ws_display_update(&sh->d, t->entries[i].msg);
+			ret = ws_stack_build(&sh->stacks[i], t->entries[i].msg, &sh->d, opts, name,
+				t->entries[i].offset, i, err);
+		}
 	}
-	if (ret < 0) {
-		free_stacks(stacks, t->count);
-		return ret;
-	}
-	*out = stacks;
-	return 0;
+	return ret;
 }
 
-static void fill_report(struct winscope_report *rep, const struct ws_trace *t, const struct ws_display *d,
-	uint32_t skipped, const struct ws_stack *stacks, size_t count)
+static bool lists(const Winscope__LayersTraceProto *e, uint64_t id)
 {
-	*rep = (struct winscope_report){ .display_id = d->id, .width = d->view.width, .height = d->view.height,
-		.size_source = ws_size_source_text(d->size_source), .packets = t->packets,
-		.packets_skipped = t->packets_skipped, .displays_skipped = skipped };
-	snprintf(rep->display_name, sizeof(rep->display_name), "%s", d->name);
-	for (size_t i = 0; i < count; i++) {
-		if (stacks[i].duplicates > rep->duplicates) {
-			rep->duplicates = stacks[i].duplicates;
-			rep->duplicate_id = stacks[i].duplicate_id;
+	for (size_t k = 0; k < e->n_displays; k++) {
+		if (e->displays[k]->id == id) {
+			return true;
 		}
-		rep->decisions = rep->decisions || stacks[i].composition_state;
-		for (size_t k = 0; k < stacks[i].count; k++) {
-			const struct ws_layer *wl = &stacks[i].layers[k];
+	}
+	return false;
+}
 
-			if (!wl->color && ws_content_format(wl->format, wl->width, wl->height) ==
-				PATTERN_RGBA8888 && wl->format != 1) {
-				rep->formats_substituted++;
+/*
+ * The displays to import: opts->display alone, else every display of the
+ * trace, the first physical one first, the others in the order they appear.
+ */
+static int plan_displays(struct plan *pl, const Winscope__LayersTraceProto *const *msgs, size_t count,
+	const struct winscope_options *opts, const char *name, struct hwct_error *err)
+{
+	uint64_t ids[WINSCOPE_MAX_DISPLAYS], seen[MAX_SEEN];
+	size_t n = 0, distinct = 0;
+	uint32_t unused;
+	int ret = 0;
+
+	*pl = (struct plan){ .shown = calloc(WINSCOPE_MAX_DISPLAYS, sizeof(*pl->shown)) };
+	if (!pl->shown) {
+		return hwct_error_set(err, -ENOMEM, name, UINT64_MAX, "out of memory");
+	}
+	/* the first: the one a single-display import takes (opts->display, the first physical, or none listed) */
+	ret = ws_display_select(msgs, count, opts, name, &pl->shown[0].d, &unused, err);
+	if (ret < 0) {
+		return ret;
+	}
+	ids[n++] = pl->shown[0].d.id;
+	for (size_t i = 0; i < count; i++) {
+		for (size_t k = 0; k < msgs[i]->n_displays; k++) {
+			uint64_t id = msgs[i]->displays[k]->id;
+			bool known = false;
+
+			for (size_t j = 0; j < distinct && !known; j++) {
+				known = seen[j] == id;
+			}
+			if (!known && id != ids[0] && distinct < MAX_SEEN) {
+				seen[distinct++] = id;
+				if (!opts->has_display && n < WINSCOPE_MAX_DISPLAYS) {
+					ids[n++] = id;
+				}
 			}
 		}
+	}
+	pl->count = n;
+	pl->skipped = (uint32_t)(distinct - (n - 1));
+	for (size_t k = 0; k < n && ret == 0; k++) {
+		struct shown *sh = &pl->shown[k];
+		struct winscope_options one = *opts;
+		bool listed = false;
+
+		one.has_display = true;
+		one.display = ids[k];
+		sh->index = -1;
+		for (size_t i = 0; i < count && !listed; i++) {
+			listed = lists(msgs[i], ids[k]);
+		}
+		if (k > 0) {
+			ret = ws_display_select(msgs, count, &one, name, &sh->d, &unused, err);
+		}
+		sh->present = calloc(count, sizeof(*sh->present));
+		if (ret == 0 && !sh->present) {
+			ret = hwct_error_set(err, -ENOMEM, name, UINT64_MAX, "out of memory");
+		}
+		for (size_t i = 0; ret == 0 && i < count; i++) {
+			sh->present[i] = !listed || lists(msgs[i], ids[k]);
+		}
+	}
+	return ret;
+}
+
+static void plan_finish(struct plan *pl, size_t entries)
+{
+	for (size_t k = 0; pl->shown && k < pl->count; k++) {
+		struct shown *sh = &pl->shown[k];
+
+		for (size_t i = 0; i < sh->im.count; i++) {
+			free(sh->im.map[i].name);
+		}
+		free(sh->im.map);
+		free(sh->present);
+		free_stacks(sh->stacks, entries);
+	}
+	free(pl->shown);
+	*pl = (struct plan){ 0 };
+}
+
+static void fill_report(struct winscope_report *rep, const struct ws_trace *t, const struct plan *pl)
+{
+	const struct ws_display *d = &pl->shown[0].d;
+
+	*rep = (struct winscope_report){ .display_id = d->id, .width = d->view.width, .height = d->view.height,
+		.size_source = ws_size_source_text(d->size_source), .packets = t->packets,
+		.packets_skipped = t->packets_skipped, .displays_skipped = pl->skipped,
+		.display_count = (uint32_t)pl->count };
+	snprintf(rep->display_name, sizeof(rep->display_name), "%s", d->name);
+	for (size_t k = 0; k < pl->count; k++) {
+		const struct shown *sh = &pl->shown[k];
+		struct winscope_display_report *dr = &rep->displays[k];
+
+		*dr = (struct winscope_display_report){ .hwc2_id = k, .id = sh->d.id, .width = sh->d.view.width,
+			.height = sh->d.view.height, .size_source = ws_size_source_text(sh->d.size_source),
+			.is_virtual = sh->d.is_virtual };
+		snprintf(dr->name, sizeof(dr->name), "%s", sh->d.name);
+		for (size_t i = 0; i < t->count; i++) {
+			const struct ws_stack *st = &sh->stacks[i];
+
+			rep->decisions = rep->decisions || st->composition_state;
+			if (st->duplicates > rep->duplicates) {
+				rep->duplicates = st->duplicates;
+				rep->duplicate_id = st->duplicate_id;
+			}
+			for (size_t j = 0; j < st->count; j++) {
+				const struct ws_layer *wl = &st->layers[j];
+
+				if (!wl->color && ws_content_format(wl->format, wl->width, wl->height) ==
+					PATTERN_RGBA8888 && wl->format != 1) {
+					rep->formats_substituted++;
+				}
+			}
+		}
+	}
+}
+
+static void finish_report(struct winscope_report *rep, const struct plan *pl)
+{
+	for (size_t k = 0; k < pl->count; k++) {
+		rep->displays[k].frames = pl->shown[k].frames;
+		rep->displays[k].first_entry = pl->shown[k].first_entry;
 	}
 }
 
@@ -277,16 +434,15 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
 {
 	struct winscope_options defaults;
 	struct winscope_report local;
-	struct importer im = { .rep = rep ? rep : &local };
 	const Winscope__LayersTraceProto **msgs = NULL;
-	struct ws_stack *stacks = NULL;
+	struct session *s = NULL;
+	struct plan pl = { 0 };
 	struct ws_trace t;
-	struct ws_display d;
 	struct ws_meta meta;
-	uint32_t skipped;
 	int ret;
 
 	hwct_error_clear(err);
+	rep = rep ? rep : &local;
 	if (!opts) {
 		winscope_options_init(&defaults);
 		opts = &defaults;
@@ -303,37 +459,39 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
 	for (size_t i = 0; i < t.count; i++) {
 		msgs[i] = t.entries[i].msg;
 	}
-	ret = ws_display_select(msgs, t.count, opts, name, &d, &skipped, err);
-	ret = ret < 0 ? ret : build_stacks(&t, &d, opts, name, &stacks, err);
+	ret = plan_displays(&pl, msgs, t.count, opts, name, err);
+	for (size_t k = 0; ret == 0 && k < pl.count; k++) {
+		ret = build_stacks(&t, &pl.shown[k], opts, name, err);
+	}
 	if (ret < 0) {
 		goto out;
 	}
-	fill_report(im.rep, &t, &d, skipped, stacks, t.count);
-	ret = ws_meta_init(&meta, &t, &d, im.rep, stacks, name);
+	fill_report(rep, &t, &pl);
+	ret = ws_meta_init(&meta, &t, &pl.shown[0].d, rep, pl.shown[0].stacks, name);
 	/* the session starts shortly before the first frame, not at boot */
 	meta.config.start_ns = vsync_of(t.entries[0].msg, 0) > BOOT_LEAD_NS ?
 		vsync_of(t.entries[0].msg, 0) - BOOT_LEAD_NS : 0;
 	if (ret == 0) {
-		im.s = session_create(w, &meta.config);
-		ret = im.s ? 0 : -errno;
+		s = session_create(w, &meta.config);
+		ret = s ? 0 : -errno;
 	}
-	ret = ret < 0 ? ret : play(&im, &t, stacks);
-	if (im.s) {
-		int end = session_destroy(im.s);
+	for (size_t k = 0; k < pl.count; k++) {
+		pl.shown[k].im = (struct importer){ .s = s, .rep = rep };
+	}
+	ret = ret < 0 ? ret : play(s, &t, &pl, rep);
+	finish_report(rep, &pl);
+	if (s) {
+		int end = session_destroy(s);
 
 		ret = ret ? ret : end;
-	}
-	for (size_t i = 0; i < im.count; i++) {
-		free(im.map[i].name);
 	}
 	ws_meta_finish(&meta);
 	if (ret < 0) {
 		hwct_error_set(err, ret, name, UINT64_MAX, "writing the trace: %s", strerror(-ret));
 	}
 out:
-	free(im.map);
+	plan_finish(&pl, t.count);
 	free(msgs);
-	free_stacks(stacks, t.count);
 	ws_trace_finish(&t);
 	return ret;
 }

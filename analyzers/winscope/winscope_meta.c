@@ -110,6 +110,7 @@ static char *note_text(const struct ws_trace *t, const struct ws_display *d, con
 {
 	return format("Imported by hwc-trace import-winscope from the SurfaceFlinger layer trace %s (%s, %zu "
 		"entries), display %" PRIu64 " '%s' (%" PRIu32 "x%" PRIu32 ", layer stack %" PRIu32 "). "
+		"%s"
 		"From the trace: one display frame per entry, its visible layers in z-order with their geometry, "
 		"alpha, dataspace and buffer size, and %s. "
 		"Synthesized: the pixel content of every buffer (a pattern of the layer id and the buffer's frame "
@@ -118,7 +119,8 @@ static char *note_text(const struct ws_trace *t, const struct ws_display *d, con
 		"first call is at the entry's elapsed_realtime_nanos, the vsync period assumed 60 Hz), and the "
 		"client target's content. See docs/winscope.md.",
 		base_name(name), shape_name(t->shape), t->count, d->id, d->name, d->view.width, d->view.height,
-		d->layer_stack,
+		d->layer_stack, rep->display_count > 1 ? "With the other displays of the trace (Environment "
+		"'displays'), each hotplugged at the first entry listing it. " : "",
 		tl->with_state ? "the device's composition type of each layer (hwc_composition_type) as the outcome "
 			"of validateDisplay" : "no composition decisions (the trace excludes composition state: "
 			"every layer is recorded as composed the way SurfaceFlinger asked)",
@@ -143,6 +145,19 @@ int ws_meta_init(struct ws_meta *m, const struct ws_trace *t, const struct ws_di
 	ok = ok && add(m, &n, "winscope-shape", format("%s, %zu entries", shape_name(t->shape), t->count));
 	ok = ok && add(m, &n, "display", format("%" PRIu64 " '%s', layer stack %" PRIu32 ", %" PRIu32 "x%" PRIu32
 		" pixels", d->id, d->name, d->layer_stack, d->view.width, d->view.height));
+	if (rep->display_count > 1) {
+		char list[1024];
+		size_t len = 0;
+
+		for (uint32_t k = 0; k < rep->display_count && len < sizeof(list); k++) {
+			const struct winscope_display_report *dr = &rep->displays[k];
+
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRIu64 ": %" PRIu64 " '%s'%s %"
+				PRIu32 "x%" PRIu32 " (%s)", k ? "; " : "", dr->hwc2_id, dr->id, dr->name,
+				dr->is_virtual ? " virtual" : "", dr->width, dr->height, dr->size_source);
+		}
+		ok = ok && add(m, &n, "displays", format("%s", list));
+	}
 	ok = ok && add(m, &n, "display-size", format("%s", rep->size_source ? rep->size_source : "recorded"));
 	if (rep->duplicates) {
 		ok = ok && add(m, &n, "duplicated-layer-ids", format("%" PRIu32 " layers in one entry repeat an "

@@ -77,14 +77,32 @@ static struct cursor sub(const struct cursor *parent, const struct wire *w)
 	return (struct cursor){ w->bytes, w->bytes + w->length, parent->base };
 }
 
+static void note_display(struct fixture *f, uint64_t id, bool is_virtual)
+{
+	size_t i = 0;
+
+	while (i < f->display_count && f->display_ids[i] != id) {
+		i++;
+	}
+	if (i == f->display_count) {
+		CHECK(i < FIXTURE_MAX_DISPLAYS);
+		f->display_ids[f->display_count++] = id;
+		f->display_virtual[i] = is_virtual;
+	}
+	f->display_entries[i]++;
+}
+
 static void parse_display(struct fixture *f, struct cursor c)
 {
 	int32_t w = 0, h = 0;
 	bool is_virtual = false;
+	uint64_t id = 0;
 	struct wire x;
 
 	while (next(&c, &x)) {
-		if (x.field == 7 && x.type == 0) {
+		if (x.field == 1 && x.type == 0) {
+			id = x.value;
+		} else if (x.field == 7 && x.type == 0) {
 			is_virtual = x.value != 0;
 		} else if (x.field == 4 && x.type == 2) {
 			struct cursor s = sub(&c, &x);
@@ -99,6 +117,7 @@ static void parse_display(struct fixture *f, struct cursor c)
 			}
 		}
 	}
+	note_display(f, id, is_virtual);
 	if (!is_virtual && !f->width) {
 		f->width = w;
 		f->height = h;
@@ -195,6 +214,36 @@ static void parse_entry(struct fixture *f, struct fixture_entry *e)
 	}
 }
 
+/* Which display is first, and which entries list it (after every entry is read). */
+static void order_displays(struct fixture *f)
+{
+	for (size_t i = 0; i < f->display_count; i++) {
+		if (!f->display_virtual[i]) {
+			f->first_physical = i;
+			break;
+		}
+	}
+	for (size_t e = 0; e < f->count; e++) {
+		struct fixture_entry *en = &f->entries[e];
+		struct cursor c = { f->data + en->offset, f->data + en->offset + en->size, f->data };
+		struct wire x;
+
+		en->lists_first = f->display_count == 0;
+		while (next(&c, &x)) {
+			if (x.field == 7 && x.type == 2) {
+				struct cursor d = sub(&c, &x);
+				struct wire y;
+
+				while (next(&d, &y)) {
+					if (y.field == 1 && y.type == 0 && y.value == f->display_ids[f->first_physical]) {
+						en->lists_first = true;
+					}
+				}
+			}
+		}
+	}
+}
+
 static void add_entry(struct fixture *f, size_t *cap, const struct wire *x)
 {
 	if (f->count == *cap) {
@@ -236,6 +285,7 @@ void fixture_load(struct fixture *f, const char *path)
 				}
 			}
 		}
+		order_displays(f);
 		return;
 	}
 	/* the other fixtures have the LayersTraceFileProto wrapper: field 1 fixed64 "LYRTRACE" */
@@ -245,6 +295,7 @@ void fixture_load(struct fixture *f, const char *path)
 			add_entry(f, &cap, &x);
 		}
 	}
+	order_displays(f);
 }
 
 void fixture_finish(struct fixture *f)

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #define FIXTURE_MAX_DECIDED 256
+#define FIXTURE_MAX_DISPLAYS 16
 
 struct fixture_entry {
 	size_t key_offset;		/* the entry's field key in the file */
@@ -22,6 +23,7 @@ struct fixture_entry {
 	size_t layers_key;		/* offset of its `layers` field key, 0 none */
 	size_t decided_count;		/* layers carrying hwc_composition_type */
 	size_t duplicates;		/* layers whose id an earlier layer of the entry has */
+	bool lists_first;		/* it lists the first physical display (or no display at all) */
 	int32_t decided[FIXTURE_MAX_DECIDED];
 };
 
@@ -33,6 +35,12 @@ struct fixture {
 	int32_t width, height;		/* first physical display, 0 unknown */
 	int32_t root_width, root_height;	/* largest root-layer bounds from the origin, within 8192 */
 	bool perfetto;			/* a Perfetto trace; entries are its layer snapshots */
+	/* the displays (DisplayProto.id) the entries list, in order of appearance */
+	uint64_t display_ids[FIXTURE_MAX_DISPLAYS];
+	bool display_virtual[FIXTURE_MAX_DISPLAYS];
+	size_t display_entries[FIXTURE_MAX_DISPLAYS];	/* entries listing it */
+	size_t display_count;
+	size_t first_physical;		/* index in display_ids; 0 when none is physical */
 	size_t packets;			/* Perfetto: packets */
 };
 

@@ -37,10 +37,12 @@ static int compare(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void on_call(struct out_trace *t, struct state *s, const Hwct__Call *c)
+static void on_call(struct out_trace *t, struct state *states, const Hwct__Call *c)
 {
+	struct state *s = &states[c->display < OUT_MAX_DISPLAYS ? c->display : 0];
 	struct layer *l;
 
+	CHECK_MSG(c->display < OUT_MAX_DISPLAYS, "call on display %llu", (unsigned long long)c->display);
 	switch (c->function) {
 	case HWC2_FUNCTION_CREATE_LAYER:
 		CHECK(c->args_case == HWCT__CALL__ARGS_VALUE && s->count < OUT_MAX_LAYERS);
@@ -83,15 +85,20 @@ static void on_call(struct out_trace *t, struct state *s, const Hwct__Call *c)
 	}
 }
 
-static void on_frame_end(struct out_trace *t, struct state *s, const Hwct__FrameEnd *fe)
+static void on_frame_end(struct out_trace *t, struct state *states, const Hwct__FrameEnd *fe)
 {
+	struct state *s;
 	struct out_frame *f;
 
+	CHECK(fe->display < OUT_MAX_DISPLAYS);
+	s = &states[fe->display];
+	t->display_frames[fe->display]++;
 	t->frames = realloc(t->frames, (t->count + 1) * sizeof(*t->frames));
 	CHECK(t->frames);
 	f = &t->frames[t->count++];
 	f->count = s->count;
 	f->t_ns = fe->t_ns;
+	f->display = fe->display;
 	for (size_t i = 0; i < s->count; i++) {
 		f->types[i] = s->layers[i].changed ? s->layers[i].changed : s->layers[i].requested;
 	}
@@ -102,24 +109,28 @@ void out_trace_load(struct out_trace *t, const char *path)
 {
 	struct hwct_error err;
 	struct hwct_reader *r = hwct_reader_open(path, &err);
-	struct state s = { .count = 0 };
+	static struct state s[OUT_MAX_DISPLAYS];
 	const Hwct__Record *rec;
 	int ret;
 
 	memset(t, 0, sizeof(*t));
+	memset(s, 0, sizeof(s));
 	CHECK_MSG(r, "%s", err.message);
 	while ((ret = hwct_reader_next(r, &rec)) > 0) {
 		switch (rec->kind_case) {
 		case HWCT__RECORD__KIND_CALL:
-			on_call(t, &s, rec->call);
+			on_call(t, s, rec->call);
 			break;
 		case HWCT__RECORD__KIND_FRAME_END:
-			on_frame_end(t, &s, rec->frame_end);
+			on_frame_end(t, s, rec->frame_end);
 			break;
 		case HWCT__RECORD__KIND_DISPLAY:
 			CHECK(rec->display->n_configs >= 1);
-			t->width = rec->display->configs[0]->width;
-			t->height = rec->display->configs[0]->height;
+			t->displays++;
+			if (rec->display->id == 0) {
+				t->width = rec->display->configs[0]->width;
+				t->height = rec->display->configs[0]->height;
+			}
 			break;
 		case HWCT__RECORD__KIND_ENVIRONMENT:
 			snprintf(t->source, sizeof(t->source), "%s",

@@ -66,14 +66,32 @@ static void check_decisions(const struct fixture_entry *e, const struct out_fram
 	}
 }
 
-/* The checks of one imported trace against the fixture's facts. */
+/* Frames the import should write: every display of the fixture on each entry listing it (one when none). */
+static size_t expected_frames(const struct fixture *fx, size_t entries)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fx->display_count; i++) {
+		n += fx->display_entries[i];
+	}
+	return fx->display_count && entries == fx->count ? n : entries;
+}
+
+/*
+ * The checks of one imported trace against the fixture's facts: every
+ * display, display 0 the first physical one with a frame per entry listing
+ * it, and that display's decisions those the entries recorded.
+ */
 void check_output(const struct ctx *c, const char *out, size_t entries, const struct fixture_entry *first)
 {
+	size_t displays = entries == c->fx.count && c->fx.display_count ? c->fx.display_count : 1;
+	size_t frames = expected_frames(&c->fx, entries), e = 0;
 	struct out_trace t;
 	char source[160];
 
 	out_trace_load(&t, out);
-	CHECK_MSG(t.count == entries, "%zu FrameEnd records for %zu entries", t.count, entries);
+	CHECK_MSG(t.count == frames, "%zu FrameEnd records, expected %zu", t.count, frames);
+	CHECK_MSG(t.displays == displays, "%zu Display records for %zu displays", t.displays, displays);
 	CHECK_MSG(t.width == c->fx.width && t.height == c->fx.height, "display %dx%d, the trace says %dx%d",
 		t.width, t.height, c->fx.width, c->fx.height);
 	snprintf(source, sizeof(source), "import-winscope:%s", base_name(c->fixture));
@@ -82,12 +100,21 @@ void check_output(const struct ctx *c, const char *out, size_t entries, const st
 	CHECK_MSG(t.buffers_set > 0 && t.buffers_synthetic == t.buffers_set, "%zu of %zu buffers synthetic",
 		t.buffers_synthetic, t.buffers_set);
 	for (size_t i = 0; i < t.count; i++) {
-		const struct fixture_entry *e = first ? &first[i] : NULL;
+		const struct fixture_entry *en = NULL;
 
-		CHECK_MSG(t.frames[i].count > 0, "frame %zu has no layers", i);
 		CHECK_MSG(i == 0 || t.frames[i].t_ns > t.frames[i - 1].t_ns, "frame %zu goes back in time", i);
-		if (e && e->decided_count) {
-			check_decisions(e, &t.frames[i], i);
+		if (t.frames[i].display != 0) {
+			continue;
+		}
+		/* display 0's frames follow the entries that list it */
+		while (first && e < entries && entries == c->fx.count && !first[e].lists_first) {
+			e++;
+		}
+		en = first && e < entries ? &first[e] : NULL;
+		e++;
+		CHECK_MSG(t.frames[i].count > 0, "frame %zu has no layers", i);
+		if (en && en->decided_count) {
+			check_decisions(en, &t.frames[i], i);
 		} else {
 			/* no decisions recorded: every layer is composed as requested */
 			for (size_t k = 0; k < t.frames[i].count; k++) {
@@ -112,8 +139,29 @@ static int case_import(struct ctx *c)
 	for (size_t i = 0; i < c->fx.count; i++) {
 		decided += c->fx.entries[i].decided_count;
 	}
-	printf("%s: %zu entries, %zu recorded decisions, display %dx%d: as imported\n", base_name(c->fixture),
-		c->fx.count, decided, c->fx.width, c->fx.height);
+	printf("%s: %zu entries, %zu displays, %zu frames, %zu recorded decisions, display 0 %dx%d: as imported\n",
+		base_name(c->fixture), c->fx.count, c->fx.display_count, expected_frames(&c->fx, c->fx.count), decided,
+		c->fx.width, c->fx.height);
+	if (c->fx.display_count > 1) {
+		/* --display keeps one: the first physical display's frames, the others counted */
+		char id[32], expect[64];
+		const char *argv[] = { c->hwc_trace, "import-winscope", c->fixture, out, "--display", id, NULL };
+		struct out_trace t;
+
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)c->fx.display_ids[c->fx.first_physical]);
+		remove(out);
+		test_run(&run, argv);
+		CHECK_MSG(run.status == 0, "--display %s: exit status %d: %s", id, run.status, run.err);
+		snprintf(expect, sizeof(expect), "%zu other display%s not imported", c->fx.display_count - 1,
+			c->fx.display_count == 2 ? "" : "s");
+		CHECK_MSG(strstr(run.out, expect), "--display %s: expected '%s' in: %s", id, expect, run.out);
+		test_run_finish(&run);
+		out_trace_load(&t, out);
+		CHECK_MSG(t.displays == 1 && t.count == c->fx.display_entries[c->fx.first_physical],
+			"--display %s: %zu displays, %zu frames", id, t.displays, t.count);
+		out_trace_finish(&t);
+		printf("--display %s: 1 display, %zu frames\n", id, c->fx.display_entries[c->fx.first_physical]);
+	}
 	free(out);
 	return 0;
 }

@@ -45,7 +45,7 @@ int session_call(struct session *s, Hwct__Call *c, int32_t function, uint64_t la
 	c->error = error;
 	if (function != HWC2_FUNCTION_REGISTER_CALLBACK) {
 		c->has_display = true;
-		c->display = SESSION_DISPLAY;
+		c->display = s->d.id;
 	}
 	if (layer) {
 		c->has_layer = true;
@@ -87,7 +87,7 @@ uint64_t session_fence(struct session *s, int32_t kind, uint64_t layer, uint64_t
 	}
 	f = &s->fences[s->fence_count++];
 	*f = (struct session_fence){ .id = s->next_fence++, .kind = kind, .layer = layer, .created_ns = created_ns,
-		.signal_ns = signal_ns, .frame = s->frame, .timeline = timeline };
+		.signal_ns = signal_ns, .frame = s->frame, .display = s->d.id, .timeline = timeline };
 	return f->id;
 }
 
@@ -100,7 +100,7 @@ static int write_fence(struct session *s, const struct session_fence *f, bool si
 	fence.has_status = fence.has_frame = true;
 	fence.id = f->id;
 	fence.kind = f->kind;
-	fence.display = SESSION_DISPLAY;
+	fence.display = f->display;
 	if (f->layer) {
 		fence.has_layer = true;
 		fence.layer = f->layer;
@@ -218,9 +218,39 @@ void session_region(Hwct__Region *region, Hwct__Rect *rect_msgs, Hwct__Rect **pt
 	region->rects = count ? ptrs : NULL;
 }
 
+/* Fills sc for a display of cfg's size; false when out of memory. */
+static bool screen_init(struct session *s, struct session_screen *sc, const struct session_display_config *cfg)
+{
+	*sc = (struct session_screen){ .id = cfg->id, .width = cfg->width, .height = cfg->height, .dpi = cfg->dpi,
+		.name = cfg->name ? cfg->name : "scenario-panel", .is_virtual = cfg->is_virtual,
+		.external = cfg->external };
+	sc->target = pattern_image_create(PATTERN_RGBA8888, cfg->width, cfg->height);
+	if (!sc->target) {
+		return false;
+	}
+	for (unsigned i = 0; i < SESSION_QUEUE_DEPTH; i++) {
+		sc->target_buffers[i] = s->next_buffer++;
+	}
+	sc->target_slot = SESSION_QUEUE_DEPTH - 1;
+	return true;
+}
+
+static void layer_free(struct session_layer *l);
+
+static void screen_finish(struct session_screen *sc)
+{
+	for (size_t i = 0; i < sc->layer_count; i++) {
+		layer_free(sc->layers[i]);
+	}
+	free(sc->layers);
+	pattern_image_destroy(sc->target);
+}
+
 struct session *session_create(struct hwct_writer *w, const struct session_config *cfg)
 {
 	struct session *s = calloc(1, sizeof(*s));
+	struct session_display_config first = { .width = cfg->width, .height = cfg->height, .dpi = cfg->dpi,
+		.name = cfg->display_name };
 	int ret;
 
 	if (!s) {
@@ -232,23 +262,59 @@ struct session *session_create(struct hwct_writer *w, const struct session_confi
 	s->next_fence = 1;
 	s->next_layer = 1;
 	s->next_buffer = 1001;
-	s->target = pattern_image_create(PATTERN_RGBA8888, cfg->width, cfg->height);
-	if (!s->target) {
+	if (!screen_init(s, &s->d, &first)) {
 		free(s);
 		return NULL;
 	}
-	for (unsigned i = 0; i < SESSION_QUEUE_DEPTH; i++) {
-		s->target_buffers[i] = s->next_buffer++;
-	}
-	s->target_slot = SESSION_QUEUE_DEPTH - 1;
+	s->screen_count = 1;
 	ret = session_boot(s);
 	if (ret < 0) {
-		pattern_image_destroy(s->target);
+		pattern_image_destroy(s->d.target);
 		free(s);
 		errno = -ret;
 		return NULL;
 	}
 	return s;
+}
+
+int session_display_add(struct session *s, const struct session_display_config *cfg)
+{
+	size_t index = s->screen_count, was = s->current;
+	int ret;
+
+	if (s->error) {
+		return s->error;
+	}
+	if (index == SESSION_MAX_DISPLAYS) {
+		return -ENOSPC;
+	}
+	for (size_t i = 0; i < s->screen_count; i++) {
+		if ((i == s->current ? s->d.id : s->screens[i].id) == cfg->id) {
+			return -EEXIST;
+		}
+	}
+	s->screens[s->current] = s->d;
+	if (!screen_init(s, &s->d, cfg)) {
+		s->d = s->screens[was];
+		return -ENOMEM;
+	}
+	s->screen_count++;
+	s->current = index;
+	ret = session_boot_display(s);
+	return ret < 0 ? ret : (int)index;
+}
+
+int session_display_use(struct session *s, size_t index)
+{
+	if (index >= s->screen_count) {
+		return -EINVAL;
+	}
+	if (index != s->current) {
+		s->screens[s->current] = s->d;
+		s->d = s->screens[index];
+		s->current = index;
+	}
+	return 0;
 }
 
 static void layer_free(struct session_layer *l)
@@ -268,12 +334,11 @@ int session_destroy(struct session *s)
 	}
 	session_write_fences(s, s->now, true);
 	ret = s->error;
-	for (size_t i = 0; i < s->layer_count; i++) {
-		layer_free(s->layers[i]);
+	s->screens[s->current] = s->d;
+	for (size_t i = 0; i < s->screen_count; i++) {
+		screen_finish(&s->screens[i]);
 	}
-	free(s->layers);
 	free(s->fences);
-	pattern_image_destroy(s->target);
 	free(s);
 	return ret;
 }
@@ -284,15 +349,15 @@ struct session_layer *session_layer_create(struct session *s, const char *name,
 	struct session_layer *l;
 	int ret;
 
-	if (s->layer_count == s->layer_cap) {
-		size_t cap = s->layer_cap ? s->layer_cap * 2 : 8;
-		struct session_layer **layers = realloc(s->layers, cap * sizeof(*layers));
+	if (s->d.layer_count == s->d.layer_cap) {
+		size_t cap = s->d.layer_cap ? s->d.layer_cap * 2 : 8;
+		struct session_layer **layers = realloc(s->d.layers, cap * sizeof(*layers));
 
 		if (!layers) {
 			return NULL;
 		}
-		s->layers = layers;
-		s->layer_cap = cap;
+		s->d.layers = layers;
+		s->d.layer_cap = cap;
 	}
 	l = calloc(1, sizeof(*l));
 	if (!l) {
@@ -307,7 +372,7 @@ struct session_layer *session_layer_create(struct session *s, const char *name,
 		l->buffers[i] = s->next_buffer++;
 	}
 	l->slot = SESSION_QUEUE_DEPTH - 1;
-	s->layers[s->layer_count++] = l;
+	s->d.layers[s->d.layer_count++] = l;
 	ret = session_value_call(s, HWC2_FUNCTION_CREATE_LAYER, 0, (int64_t)l->id);
 	if (ret < 0) {
 		errno = -ret;
@@ -320,15 +385,15 @@ void session_layer_destroy(struct session *s, struct session_layer *l)
 {
 	Hwct__Call c = HWCT__CALL__INIT;
 
-	for (size_t i = 0; i < s->layer_count; i++) {
-		if (s->layers[i] == l) {
-			memmove(&s->layers[i], &s->layers[i + 1], (s->layer_count - i - 1) * sizeof(*s->layers));
-			s->layer_count--;
+	for (size_t i = 0; i < s->d.layer_count; i++) {
+		if (s->d.layers[i] == l) {
+			memmove(&s->d.layers[i], &s->d.layers[i + 1], (s->d.layer_count - i - 1) * sizeof(*s->d.layers));
+			s->d.layer_count--;
 			break;
 		}
 	}
 	if (l->in_target) {
-		s->target_stale = true;
+		s->d.target_stale = true;
 	}
 	session_call(s, &c, HWC2_FUNCTION_DESTROY_LAYER, l->id, HWC2_ERROR_NONE, 8000);
 	layer_free(l);

@@ -147,6 +147,31 @@ int session_frame(struct session *s);
  */
 int session_frame_at(struct session *s, uint64_t vsync_ns);
 
+/* A display after the first (which session_create() makes from its config). */
+struct session_display_config {
+	uint64_t id;			/* hwc2_display_t; the first display is 0 */
+	uint32_t width, height;		/* mode, pixels */
+	int32_t dpi;			/* dots per 1000 inches */
+	const char *name;		/* borrowed; NULL: "scenario-panel" */
+	bool is_virtual;		/* Display.type VIRTUAL */
+	bool external;			/* a physical display: connection EXTERNAL */
+};
+
+/*
+ * Hotplugs a display at the session clock: the hotplug callback, its
+ * Display record and SurfaceFlinger's queries of it. It becomes the current
+ * display. Returns its index (the first display is 0), or -EEXIST (its id
+ * is taken), -ENOSPC (16 displays), -ENOMEM or the session's error.
+ */
+int session_display_add(struct session *s, const struct session_display_config *cfg);
+
+/*
+ * Makes display `index` current: session_layer_create/destroy and
+ * session_frame* go to it (each display has its own layers and client
+ * target). Returns 0 or -EINVAL (no such display).
+ */
+int session_display_use(struct session *s, size_t index);
+
 /* Display frames presented so far (the next FrameEnd.frame). */
 uint64_t session_frame_count(const struct session *s);
 

@@ -23,7 +23,7 @@ static int write_environment(struct session *s)
 	}
 	snprintf(source, sizeof(source), "scenario:%s", s->cfg.name);
 	device_describe(&s->cfg.device, rule, sizeof(rule));
-	snprintf(mode, sizeof(mode), "%ux%u, vsync %u ns", s->cfg.width, s->cfg.height, s->cfg.vsync_period_ns);
+	snprintf(mode, sizeof(mode), "%ux%u, vsync %u ns", s->d.width, s->d.height, s->cfg.vsync_period_ns);
 	env.source = source;
 	env.process = "surfaceflinger (synthesized by hwct-scenario)";
 	env.hwc2_module = "scenario device (traces/scenario/device.c)";
@@ -64,6 +64,17 @@ static int write_note(struct session *s)
 	return session_put(s, &rec);
 }
 
+static int32_t display_type(const struct session *s)
+{
+	return s->d.is_virtual ? HWC2_DISPLAY_TYPE_VIRTUAL : HWC2_DISPLAY_TYPE_PHYSICAL;
+}
+
+static int32_t connection_type(const struct session *s)
+{
+	return s->d.external || s->d.is_virtual ? HWC2_DISPLAY_CONNECTION_TYPE_EXTERNAL :
+		HWC2_DISPLAY_CONNECTION_TYPE_INTERNAL;
+}
+
 static int write_display(struct session *s)
 {
 	Hwct__Record rec = HWCT__RECORD__INIT;
@@ -74,17 +85,17 @@ static int write_display(struct session *s)
 	cfg.has_id = cfg.has_width = cfg.has_height = cfg.has_vsync_period_ns = true;
 	cfg.has_dpi_x = cfg.has_dpi_y = cfg.has_config_group = true;
 	cfg.id = CONFIG_ID;
-	cfg.width = (int32_t)s->cfg.width;
-	cfg.height = (int32_t)s->cfg.height;
+	cfg.width = (int32_t)s->d.width;
+	cfg.height = (int32_t)s->d.height;
 	cfg.vsync_period_ns = (int32_t)s->cfg.vsync_period_ns;
-	cfg.dpi_x = cfg.dpi_y = s->cfg.dpi;
+	cfg.dpi_x = cfg.dpi_y = s->d.dpi;
 	cfg.config_group = 0;
 	d.has_id = d.has_type = d.has_connection_type = d.has_active_config = true;
 	d.has_brightness_supported = d.has_connected = true;
-	d.id = SESSION_DISPLAY;
-	d.name = (char *)(s->cfg.display_name ? s->cfg.display_name : "scenario-panel");
-	d.type = HWC2_DISPLAY_TYPE_PHYSICAL;
-	d.connection_type = HWC2_DISPLAY_CONNECTION_TYPE_INTERNAL;
+	d.id = s->d.id;
+	d.name = (char *)s->d.name;
+	d.type = display_type(s);
+	d.connection_type = connection_type(s);
 	d.n_configs = 1;
 	d.configs = cfgs;
 	d.active_config = CONFIG_ID;
@@ -110,7 +121,7 @@ static int register_callback(struct session *s, int32_t descriptor)
 
 		cb.has_descriptor = cb.has_display = cb.has_t_ns = cb.has_connection = cb.has_thread = true;
 		cb.descriptor = HWC2_CALLBACK_HOTPLUG;
-		cb.display = SESSION_DISPLAY;
+		cb.display = s->d.id;
 		cb.t_ns = s->now + 5000;
 		cb.connection = HWC2_CONNECTION_CONNECTED;
 		cb.thread = SESSION_SF_TID;
@@ -157,36 +168,67 @@ static int list_call(struct session *s, int32_t function, int64_t value)
 	return session_call(s, &c, function, 0, HWC2_ERROR_NONE, 3000);
 }
 
-/* What SurfaceFlinger asks about a display it was told about. */
+static int display_queries(struct session *s);
+
+/* The callbacks SurfaceFlinger registers (hotplug of the first display inside), then its queries. */
 static int boot_calls(struct session *s)
 {
-	Hwct__Call c = HWCT__CALL__INIT;
-	Hwct__TextArgs text = HWCT__TEXT_ARGS__INIT;
 	int ret = 0;
 
 	ret = ret ? ret : register_callback(s, HWC2_CALLBACK_HOTPLUG);
 	ret = ret ? ret : register_callback(s, HWC2_CALLBACK_REFRESH);
 	ret = ret ? ret : register_callback(s, HWC2_CALLBACK_VSYNC);
-	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_GET_DISPLAY_TYPE, 0, HWC2_DISPLAY_TYPE_PHYSICAL);
-	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_GET_DISPLAY_CONNECTION_TYPE, 0,
-		HWC2_DISPLAY_CONNECTION_TYPE_INTERNAL);
+	ret = ret ? ret : display_queries(s);
+	return ret;
+}
+
+/* What SurfaceFlinger asks about a display it was told about. */
+static int display_queries(struct session *s)
+{
+	Hwct__Call c = HWCT__CALL__INIT;
+	Hwct__TextArgs text = HWCT__TEXT_ARGS__INIT;
+	int ret = 0;
+
+	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_GET_DISPLAY_TYPE, 0, display_type(s));
+	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_GET_DISPLAY_CONNECTION_TYPE, 0, connection_type(s));
 	if (ret == 0) {
-		text.text = (char *)(s->cfg.display_name ? s->cfg.display_name : "scenario-panel");
+		text.text = (char *)s->d.name;
 		c.args_case = HWCT__CALL__ARGS_TEXT;
 		c.text = &text;
 		ret = session_call(s, &c, HWC2_FUNCTION_GET_DISPLAY_NAME, 0, HWC2_ERROR_NONE, 3000);
 	}
 	ret = ret ? ret : list_call(s, HWC2_FUNCTION_GET_DISPLAY_CONFIGS, CONFIG_ID);
-	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_WIDTH, (int32_t)s->cfg.width);
-	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_HEIGHT, (int32_t)s->cfg.height);
+	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_WIDTH, (int32_t)s->d.width);
+	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_HEIGHT, (int32_t)s->d.height);
 	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_VSYNC_PERIOD, (int32_t)s->cfg.vsync_period_ns);
-	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_DPI_X, s->cfg.dpi);
-	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_DPI_Y, s->cfg.dpi);
+	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_DPI_X, s->d.dpi);
+	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_DPI_Y, s->d.dpi);
 	ret = ret ? ret : attribute_call(s, HWC2_ATTRIBUTE_CONFIG_GROUP, 0);
 	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_GET_ACTIVE_CONFIG, 0, CONFIG_ID);
 	ret = ret ? ret : list_call(s, HWC2_FUNCTION_GET_COLOR_MODES, HAL_COLOR_MODE_NATIVE);
 	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_SET_POWER_MODE, 0, HWC2_POWER_MODE_ON);
 	ret = ret ? ret : session_value_call(s, HWC2_FUNCTION_SET_VSYNC_ENABLED, 0, HWC2_VSYNC_ENABLE);
+	return ret;
+}
+
+int session_boot_display(struct session *s)
+{
+	Hwct__Record rec = HWCT__RECORD__INIT;
+	Hwct__Callback cb = HWCT__CALLBACK__INIT;
+	int ret;
+
+	cb.has_descriptor = cb.has_display = cb.has_t_ns = cb.has_connection = cb.has_thread = true;
+	cb.descriptor = HWC2_CALLBACK_HOTPLUG;
+	cb.display = s->d.id;
+	cb.t_ns = s->now;
+	cb.connection = HWC2_CONNECTION_CONNECTED;
+	cb.thread = SESSION_HWC_TID;
+	rec.kind_case = HWCT__RECORD__KIND_CALLBACK;
+	rec.callback = &cb;
+	s->now += 5000;
+	ret = session_put(s, &rec);
+	ret = ret ? ret : write_display(s);
+	ret = ret ? ret : display_queries(s);
 	return ret;
 }
 

@@ -189,11 +189,11 @@ static int write_layer(struct session *s, struct session_layer *l)
 	if (visible.top < 0) {
 		visible.top = 0;
 	}
-	if (visible.right > (int32_t)s->cfg.width) {
-		visible.right = (int32_t)s->cfg.width;
+	if (visible.right > (int32_t)s->d.width) {
+		visible.right = (int32_t)s->d.width;
 	}
-	if (visible.bottom > (int32_t)s->cfg.height) {
-		visible.bottom = (int32_t)s->cfg.height;
+	if (visible.bottom > (int32_t)s->d.height) {
+		visible.bottom = (int32_t)s->d.height;
 	}
 	if (all || !rect_equal(&p->display_frame, &o->display_frame)) {
 		ret = ret ? ret : rect_call(s, l, p->display_frame);
@@ -373,8 +373,8 @@ static int present(struct session *s, struct session_layer **sorted, size_t coun
 	fe.has_frame = fe.has_display = fe.has_display_frame = fe.has_t_ns = true;
 	fe.has_present_fence = fe.has_validated = fe.has_flags = fe.has_vsync_ns = true;
 	fe.frame = s->frame;
-	fe.display = SESSION_DISPLAY;
-	fe.display_frame = s->frame;
+	fe.display = s->d.id;
+	fe.display_frame = s->d.frames;
 	fe.t_ns = t_present;
 	fe.present_fence = present_fence;
 	fe.validated = true;
@@ -396,7 +396,7 @@ static int vsync_callback(struct session *s, uint64_t vsync)
 
 	cb.has_descriptor = cb.has_display = cb.has_t_ns = cb.has_timestamp_ns = cb.has_thread = true;
 	cb.descriptor = HWC2_CALLBACK_VSYNC;
-	cb.display = SESSION_DISPLAY;
+	cb.display = s->d.id;
 	cb.t_ns = vsync + 40000;
 	cb.timestamp_ns = (int64_t)vsync;
 	cb.thread = SESSION_HWC_TID;
@@ -408,7 +408,7 @@ static int vsync_callback(struct session *s, uint64_t vsync)
 static int compose_frame(struct session *s, uint64_t vsync)
 {
 	struct session_layer **sorted;
-	size_t count = s->layer_count;
+	size_t count = s->d.layer_count;
 	int ret;
 
 	if (s->error) {
@@ -418,7 +418,7 @@ static int compose_frame(struct session *s, uint64_t vsync)
 	if (!sorted) {
 		return session_fail(s, -ENOMEM);
 	}
-	memcpy(sorted, s->layers, count * sizeof(*sorted));
+	memcpy(sorted, s->d.layers, count * sizeof(*sorted));
 	qsort(sorted, count, sizeof(*sorted), compare_layers);
 	ret = vsync_callback(s, vsync);
 	s->now = vsync + SESSION_WAKEUP_NS;
@@ -435,6 +435,7 @@ static int compose_frame(struct session *s, uint64_t vsync)
 	}
 	free(sorted);
 	s->frame++;
+	s->d.frames++;
 	return ret < 0 ? session_fail(s, ret) : 0;
 }
 

@@ -6,7 +6,7 @@
 
 #include "session.h"
 
-#define SESSION_DISPLAY 0	/* hwc2_display_t of the one display */
+#define SESSION_MAX_DISPLAYS 16
 #define SESSION_SF_TID 500	/* SurfaceFlinger's main thread */
 #define SESSION_HWC_TID 510	/* the composer's callback thread */
 
@@ -17,23 +17,21 @@ struct session_fence {
 	uint64_t layer;			/* 0: not a layer's */
 	uint64_t created_ns, signal_ns;
 	uint64_t frame;			/* FrameEnd.frame it belongs to */
+	uint64_t display;		/* hwc2_display_t */
 	const char *timeline;		/* static string */
 };
 
-struct session {
-	struct hwct_writer *w;		/* borrowed */
-	struct session_config cfg;
-	int error;			/* first failure, sticky */
-	uint64_t seq;			/* last Call.seq */
-	uint64_t now;			/* the synthetic clock, ns */
-	uint64_t next_fence;		/* next Fence.id, from 1 */
-	uint64_t next_layer;		/* next hwc2_layer_t */
-	uint64_t next_buffer;		/* next Buffer.id */
-	uint64_t frame;			/* next FrameEnd.frame */
+/* What belongs to one display. */
+struct session_screen {
+	uint64_t id;			/* hwc2_display_t */
+	uint32_t width, height;		/* mode, pixels */
+	int32_t dpi;			/* dots per 1000 inches */
+	const char *name;		/* borrowed */
+	bool is_virtual;
+	bool external;			/* a physical display after the first */
+	uint64_t frames;		/* next FrameEnd.display_frame */
 	struct session_layer **layers;	/* creation order, owned */
 	size_t layer_count, layer_cap;
-	struct session_fence *fences;	/* not yet written, in id order */
-	size_t fence_count, fence_cap;
 
 	/* the client target: SurfaceFlinger's framebuffer surface */
 	struct pattern_image *target;	/* owned, display size */
@@ -45,12 +43,37 @@ struct session {
 	bool target_stale;		/* a layer drawn in it was destroyed */
 };
 
+struct session {
+	struct hwct_writer *w;		/* borrowed */
+	struct session_config cfg;
+	int error;			/* first failure, sticky */
+	uint64_t seq;			/* last Call.seq */
+	uint64_t now;			/* the synthetic clock, ns */
+	uint64_t next_fence;		/* next Fence.id, from 1 */
+	uint64_t next_layer;		/* next hwc2_layer_t */
+	uint64_t next_buffer;		/* next Buffer.id */
+	uint64_t frame;			/* next FrameEnd.frame, across displays */
+	struct session_fence *fences;	/* not yet written, in id order */
+	size_t fence_count, fence_cap;
+
+	struct session_screen d;	/* the current display: calls, layers and frames go to it */
+	struct session_screen screens[SESSION_MAX_DISPLAYS];	/* every display; the current one's entry is stale */
+	size_t screen_count, current;
+};
+
 /*
  * Writes the Environment and Note records, the callbacks registered (with
  * the hotplug and the Display record), and SurfaceFlinger's queries of the
  * new display (session_boot.c). Returns 0 or -errno.
  */
 int session_boot(struct session *s);
+
+/*
+ * A display hotplugged after the boot: the hotplug callback, its Display
+ * record and SurfaceFlinger's queries of it, for s->d (session_boot.c).
+ * Returns 0 or -errno.
+ */
+int session_boot_display(struct session *s);
 
 /* Records a failure (the first one sticks). Returns s->error. */
 int session_fail(struct session *s, int err);

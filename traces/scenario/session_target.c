@@ -81,11 +81,11 @@ static int set_client_target(struct session *s, bool new_buffer, const struct ta
 		/* nothing was recomposed: the same buffer, already signalled, nothing damaged */
 		session_region(&region, msgs, ptrs, &none, 1);
 	}
-	hwct_hash_to_bytes(&s->target_content, hash);
+	hwct_hash_to_bytes(&s->d.target_content, hash);
 	a.has_buffer = a.has_content = a.has_slot = a.has_capture = a.has_dataspace = true;
-	a.buffer = s->target_buffers[s->target_slot];
+	a.buffer = s->d.target_buffers[s->d.target_slot];
 	a.content = (ProtobufCBinaryData){ HWCT_HASH_BYTES, hash };
-	a.slot = s->target_slot;
+	a.slot = s->d.target_slot;
 	a.capture = HWCT_CAPTURE_SYNTHETIC;
 	a.dataspace = HAL_DATASPACE_V0_SRGB;
 	a.damage = &region;
@@ -97,7 +97,7 @@ static int set_client_target(struct session *s, bool new_buffer, const struct ta
 int session_client_target(struct session *s, struct session_layer **sorted, size_t count)
 {
 	struct compose_layer *layers = calloc(count ? count : 1, sizeof(*layers));
-	struct target_damage d = { .full = !s->target_has_content || s->target_stale };
+	struct target_damage d = { .full = !s->d.target_has_content || s->d.target_stale };
 	struct hwct_hash content;
 	size_t n = 0;
 	int ret = 0;
@@ -137,27 +137,27 @@ int session_client_target(struct session *s, struct session_layer **sorted, size
 		goto out;
 	}
 	if (d.full) {
-		compose_layers(s->target, layers, n, (struct hwct_rect){ 0, 0, (int32_t)s->cfg.width,
-			(int32_t)s->cfg.height });
+		compose_layers(s->d.target, layers, n, (struct hwct_rect){ 0, 0, (int32_t)s->d.width,
+			(int32_t)s->d.height });
 	}
 	for (size_t i = 0; !d.full && i < d.count; i++) {
-		compose_layers(s->target, layers, n, d.rects[i]);
+		compose_layers(s->d.target, layers, n, d.rects[i]);
 	}
-	ret = session_store(s, s->target, d.full ? NULL : &s->target_content, d.rects, d.full ? 0 : d.count,
+	ret = session_store(s, s->d.target, d.full ? NULL : &s->d.target_content, d.rects, d.full ? 0 : d.count,
 		&content);
 	if (ret < 0) {
 		goto out;
 	}
-	s->target_slot = (s->target_slot + 1) % SESSION_QUEUE_DEPTH;
-	s->target_content = content;
-	s->target_has_content = true;
-	s->target_stale = false;
-	if (!s->target_announced[s->target_slot]) {
-		ret = session_buffer_record(s, s->target_buffers[s->target_slot], s->target, &content);
+	s->d.target_slot = (s->d.target_slot + 1) % SESSION_QUEUE_DEPTH;
+	s->d.target_content = content;
+	s->d.target_has_content = true;
+	s->d.target_stale = false;
+	if (!s->d.target_announced[s->d.target_slot]) {
+		ret = session_buffer_record(s, s->d.target_buffers[s->d.target_slot], s->d.target, &content);
 		if (ret < 0) {
 			goto out;
 		}
-		s->target_announced[s->target_slot] = true;
+		s->d.target_announced[s->d.target_slot] = true;
 	}
 	ret = set_client_target(s, true, &d);
 out:
