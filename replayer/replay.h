@@ -89,6 +89,7 @@ struct replay_options {
 	const char *vm_kernel_modules;	/* --vm --kernel-modules: its modules folder, NULL none */
 	bool quiet;			/* no notes on stderr, no progress */
 	bool progress;			/* a progress bar on stderr (main: stderr is a TTY) */
+	int hwc2_timeout;		/* --hwc2-timeout: seconds a module call may take; -1 default, 0 none */
 };
 
 /* Fills opts with the defaults (drmhwc, pixman, all frames, one loop, letterbox). */

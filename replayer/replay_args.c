@@ -36,6 +36,7 @@ enum option_key {
 	OPT_KERNEL,
 	OPT_KERNEL_IMAGE,
 	OPT_KERNEL_MODULES,
+	OPT_HWC2_TIMEOUT,
 };
 
 struct option_def {
@@ -71,6 +72,7 @@ static const struct option_def options[] = {
 	{ "kernel", 0, true, OPT_KERNEL },
 	{ "kernel-image", 0, true, OPT_KERNEL_IMAGE },
 	{ "kernel-modules", 0, true, OPT_KERNEL_MODULES },
+	{ "hwc2-timeout", 0, true, OPT_HWC2_TIMEOUT },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -111,11 +113,14 @@ static void print_help(FILE *f)
 		"  --profile-device NODE|N  the device of a --profile paste holding several (default:\n"
 		"                           the first with a connected connector)\n"
 		"  --no-pixels              plans only: compose nothing, no checksums\n"
+		"  --hwc2-timeout SECONDS   --hwc2: a module call taking longer is a hang (default 10,\n"
+		"                           60 under QEMU; 0 no limit)\n"
 		"  -q, --quiet              no notes or progress on stderr\n"
 		"  -h, --help, --version\n\n"
 		"exit status: 0 ok (--expect: every frame matches), 1 regression (--expect),\n"
 		"2 usage error, 3 trace unreadable or corrupt, 4 target unavailable,\n"
-		"5 replay or output failed; with --expect 3, 4 and 5 become 125 (cannot test).\n",
+		"5 replay or output failed, or the --hwc2 module crashed or hung; with --expect\n"
+		"3, 4 and 5 become 125 (cannot test), and a module that crashed or hung is 1.\n",
 		usage_line);
 }
 
@@ -363,6 +368,12 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 		*(o->key == OPT_KERNEL ? &opts->vm_kernel : o->key == OPT_KERNEL_IMAGE ?
 			&opts->vm_kernel_image : &opts->vm_kernel_modules) = v;
 		return 0;
+	case OPT_HWC2_TIMEOUT:
+		if (!parse_u64(v, &n) || n > 86400) {
+			return usage_error(err, "--hwc2-timeout: '%s' is not a number of seconds from 0 to 86400", v);
+		}
+		opts->hwc2_timeout = (int)n;
+		return 0;
 	}
 	return 0;
 }
@@ -481,5 +492,6 @@ void replay_options_init(struct replay_options *opts)
 		.compositor = "pixman",
 		.last = UINT64_MAX,
 		.loops = 1,
+		.hwc2_timeout = -1,
 	};
 }

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend_watch.h"
 #include "replay_compare.h"
+#include "replay_guard.h"
 #include "replay_session.h"
 
 /* Sets the mapping of f's recorded mode; notes a new one (the first goes in the header). */
@@ -123,6 +125,7 @@ static int replay_frame(struct replay_session *s, const struct hwct_frame *f, ui
 			"magenta (missing_content in the results)", f->frame, fr.missing_count);
 	}
 	fr.wait_ns = s->timing == REPLAY_TIMING_FAST ? -1 : replay_pace_wait(&s->pace, f);
+	backend_watch_frame(f->frame);
 	ret = backend_present(s->target.backend, &scene, s->dump_dir >= 0, &result);
 	if (ret < 0) {
 		snprintf(s->error, sizeof(s->error), "frame %" PRIu64 ": %s target: %s", f->frame, s->target.name,
@@ -152,6 +155,7 @@ static int replay_frame(struct replay_session *s, const struct hwct_frame *f, ui
 	}
 	replay_results_frame(&s->results, &fr);
 	replay_totals_add(&s->totals, &fr);
+	replay_guard_checkpoint(&s->results, &s->totals, &s->outcome, s->first_difference);
 	backend_result_finish(&result);
 	return 0;
 }
@@ -221,6 +225,7 @@ int replay_session_loop(struct replay_session *s)
 			code = REPLAY_EXIT_TRACE;
 		}
 	}
+	backend_watch_frame(BACKEND_WATCH_END);
 	s->totals.wall_ns = replay_now_ns() - start;
 	replay_progress_end(&s->progress);
 	if (code != REPLAY_EXIT_OK) {

@@ -9,6 +9,7 @@
 #include <hwct/limits.h>
 
 #include "replay.h"
+#include "replay_guard.h"
 #include "replay_target.h"
 
 int main(int argc, char **argv)
@@ -35,6 +36,9 @@ int main(int argc, char **argv)
 	opts.progress = isatty(STDERR_FILENO) == 1;
 	if (replay_target_default(opts.target, &opts.target_arg) == REPLAY_TARGET_VM) {
 		return replay_vm_exec(&opts, argc, argv);
+	}
+	if (opts.target == REPLAY_TARGET_HWC2) {
+		return replay_guard_run(&opts);	/* the module's crash or hang is a result */
 	}
 	return replay_run(&opts);
 }

@@ -50,6 +50,23 @@ int replay_results_open(struct replay_results *r, const char *path)
 	return 0;
 }
 
+int replay_results_resume(struct replay_results *r, const char *path, const struct rjson *state)
+{
+	*r = (struct replay_results){ .path = path, .header_done = true };
+	if (strcmp(path, "-") == 0) {
+		r->f = stdout;
+	} else {
+		r->f = fopen(path, "a");
+		if (!r->f) {
+			return -errno;
+		}
+		r->own = true;
+	}
+	r->j = *state;
+	r->j.f = r->f;
+	return 0;
+}
+
 static void write_pair(struct rjson *j, const char *key, uint32_t a, uint32_t b)
 {
 	rjson_array_begin(j, key);

@@ -94,6 +94,13 @@ struct replay_results {
 /* Opens path ("-": stdout) for writing. Returns 0 or -errno. */
 int replay_results_open(struct replay_results *r, const char *path);
 
+/*
+ * Reopens path ("-": stdout) to go on writing a results file another
+ * process left at state (replay_guard.h): header written, inside "frames".
+ * Returns 0 or -errno.
+ */
+int replay_results_resume(struct replay_results *r, const char *path, const struct rjson *state);
+
 /* Writes the header and opens "frames". Called once, before the first frame. */
 void replay_results_header(struct replay_results *r, const struct replay_header *h);
 

@@ -15,6 +15,7 @@
 #include "compositor.h"
 #include "planner.h"
 #include "replay_dir.h"
+#include "replay_guard.h"
 #include "replay_session.h"
 
 void replay_error(const char *fmt, ...)
@@ -215,6 +216,7 @@ void replay_session_header(struct replay_session *s)
 	};
 
 	replay_results_header(&s->results, &h);
+	replay_guard_checkpoint(&s->results, &s->totals, &s->outcome, s->first_difference);
 }
 
 /* The one-line summary on stderr. */
@@ -263,6 +265,7 @@ static int verdict(struct replay_session *s, int code)
 	}
 	replay_session_header(s);
 	ret = replay_results_close(&s->results, &s->totals, &s->outcome);
+	replay_guard_results_closed();
 	if (ret < 0 && ret != -EPIPE && code == REPLAY_EXIT_OK) {	/* a closed pipe is the reader's choice */
 		replay_error("--results: %s: %s", s->opts->results, strerror(-ret));
 		code = REPLAY_EXIT_FAILED;
@@ -292,6 +295,7 @@ static void close_session(struct replay_session *s)
 {
 	if (s->results.f) {
 		replay_results_close(&s->results, &s->totals, &s->outcome);
+		replay_guard_results_closed();
 	}
 	hwct_frame_iter_destroy(s->it);
 	replay_scene_destroy(s->scenes);

@@ -41,6 +41,7 @@ int32_t hwc2_checked(struct hwc2_backend *h, int32_t ret, const char *what, uint
 {
 	const char *name;
 
+	backend_watch_leave();
 	if (ret == HWC2_ERROR_NONE) {
 		return ret;
 	}
@@ -97,18 +98,18 @@ static uint32_t two_call(struct hwc2_backend *h,
 
 static int32_t changed_types(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values)
 {
-	return h->module.fn.get_changed_composition_types(h->module.dev, h->module.display, n, ids, values);
+	return HWC2_FN(&h->module, get_changed_composition_types)(h->module.dev, h->module.display, n, ids, values);
 }
 
 static int32_t layer_requests(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values)
 {
-	return h->module.fn.get_display_requests(h->module.dev, h->module.display, &h->display_requests, n, ids,
+	return HWC2_FN(&h->module, get_display_requests)(h->module.dev, h->module.display, &h->display_requests, n, ids,
 		values);
 }
 
 static int32_t release_fences(struct hwc2_backend *h, uint32_t *n, hwc2_layer_t *ids, int32_t *values)
 {
-	return h->module.fn.get_release_fences(h->module.dev, h->module.display, n, ids, values);
+	return HWC2_FN(&h->module, get_release_fences)(h->module.dev, h->module.display, n, ids, values);
 }
 
 /* The module layer of id, or NULL. */
@@ -142,7 +143,7 @@ static void validate(struct hwc2_backend *h, const struct scene *scene)
 			l->request = 0;
 		}
 	}
-	ret = m->fn.validate_display(m->dev, m->display, &types, &requests);
+	ret = HWC2_FN(m, validate_display)(m->dev, m->display, &types, &requests);
 	if (ret != HWC2_ERROR_HAS_CHANGES) {
 		hwc2_checked(h, ret, "validateDisplay", UINT64_MAX);
 	}
@@ -171,7 +172,7 @@ static void validate(struct hwc2_backend *h, const struct scene *scene)
 	}
 	free(ids);
 	free(values);
-	hwc2_checked(h, m->fn.accept_display_changes(m->dev, m->display), "acceptDisplayChanges", UINT64_MAX);
+	hwc2_checked(h, HWC2_FN(m, accept_display_changes)(m->dev, m->display), "acceptDisplayChanges", UINT64_MAX);
 	for (size_t k = 0; k < h->layer_count; k++) {
 		h->layers[k].device_type = h->layers[k].final;
 	}
@@ -230,7 +231,7 @@ static int set_client_target(struct hwc2_backend *h, struct hwc2_buffer *t, int3
 
 		rects[i] = (hwc_rect_t){ r->left, r->top, r->right, r->bottom };
 	}
-	hwc2_checked(h, m->fn.set_client_target(m->dev, m->display, t->handle, -1, dataspace,
+	hwc2_checked(h, HWC2_FN(m, set_client_target)(m->dev, m->display, t->handle, -1, dataspace,
 		(hwc_region_t){ .numRects = n, .rects = rects }), "setClientTarget", UINT64_MAX);
 	free(rects);
 	return 0;
@@ -440,6 +441,7 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 		return ret;
 	}
 	validate(h, scene);
+	backend_watch_leave();
 	plan = make_plan(h, scene, &out->decisions_differ);
 	if (!plan) {
 		return -ENOMEM;
@@ -454,9 +456,10 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 		}
 	}
 	t = now_ns();
-	hwc2_checked(h, m->fn.present_display(m->dev, m->display, &fence), "presentDisplay", UINT64_MAX);
+	hwc2_checked(h, HWC2_FN(m, present_display)(m->dev, m->display, &fence), "presentDisplay", UINT64_MAX);
 	out->commit_ns = now_ns() - t;
 	take_release_fences(h);
+	backend_watch_leave();
 	wait_pending_present(h);
 	out->present_ns = wait_present(h, fence, t);
 	h->frames++;
@@ -507,7 +510,7 @@ static void choose_target_format(struct hwc2_backend *h)
 	h->target_fourcc = DRM_FORMAT_ABGR8888;
 	h->target_hal_format = HAL_PIXEL_FORMAT_RGBA_8888;
 	if (m->fn.get_client_target_support &&
-		m->fn.get_client_target_support(m->dev, m->display, m->width, m->height, HAL_PIXEL_FORMAT_BGRA_8888,
+		HWC2_FN(m, get_client_target_support)(m->dev, m->display, m->width, m->height, HAL_PIXEL_FORMAT_BGRA_8888,
 			HAL_DATASPACE_UNKNOWN) == HWC2_ERROR_NONE) {
 		h->target_fourcc = DRM_FORMAT_ARGB8888;	/* scans out on more planes (vkms has no ABGR) */
 		h->target_hal_format = HAL_PIXEL_FORMAT_BGRA_8888;

@@ -51,7 +51,7 @@ static void destroy_at(struct hwc2_backend *h, size_t i)
 	struct hwc2_layer *l = &h->layers[i];
 	struct hwc2_module *m = &h->module;
 
-	hwc2_checked(h, m->fn.destroy_layer(m->dev, m->display, l->id), "destroyLayer", l->scene_id);
+	hwc2_checked(h, HWC2_FN(m, destroy_layer)(m->dev, m->display, l->id), "destroyLayer", l->scene_id);
 	hold(l, NULL);
 	h->layers[i] = h->layers[--h->layer_count];
 }
@@ -91,7 +91,7 @@ static int match_layers(struct hwc2_backend *h, const struct scene *scene)
 			h->layers = grown;
 			h->layer_cap = cap;
 		}
-		if (hwc2_checked(h, m->fn.create_layer(m->dev, m->display, &id), "createLayer", scene->layers[i].id) !=
+		if (hwc2_checked(h, HWC2_FN(m, create_layer)(m->dev, m->display, &id), "createLayer", scene->layers[i].id) !=
 			HWC2_ERROR_NONE) {
 			continue;	/* shown nowhere; the note says why */
 		}
@@ -190,28 +190,28 @@ static void send_properties(struct hwc2_backend *h, const struct scene *scene, c
 	if (all || !rect_equal(s->frame, o->frame)) {
 		hwc_rect_t f = { s->frame.left, s->frame.top, s->frame.right, s->frame.bottom };
 
-		hwc2_checked(h, m->fn.set_layer_display_frame(m->dev, m->display, l->id, f), "setLayerDisplayFrame",
+		hwc2_checked(h, HWC2_FN(m, set_layer_display_frame)(m->dev, m->display, l->id, f), "setLayerDisplayFrame",
 			s->id);
 	}
 	if (all || !frect_equal(s->crop, o->crop)) {
 		hwc_frect_t c = { s->crop.left, s->crop.top, s->crop.right, s->crop.bottom };
 
-		hwc2_checked(h, m->fn.set_layer_source_crop(m->dev, m->display, l->id, c), "setLayerSourceCrop", s->id);
+		hwc2_checked(h, HWC2_FN(m, set_layer_source_crop)(m->dev, m->display, l->id, c), "setLayerSourceCrop", s->id);
 	}
 	if (all || s->z != o->z) {
-		hwc2_checked(h, m->fn.set_layer_z_order(m->dev, m->display, l->id, (uint32_t)s->z), "setLayerZOrder",
+		hwc2_checked(h, HWC2_FN(m, set_layer_z_order)(m->dev, m->display, l->id, (uint32_t)s->z), "setLayerZOrder",
 			s->id);
 	}
 	if (all || s->transform != o->transform) {
-		hwc2_checked(h, m->fn.set_layer_transform(m->dev, m->display, l->id, s->transform),
+		hwc2_checked(h, HWC2_FN(m, set_layer_transform)(m->dev, m->display, l->id, s->transform),
 			"setLayerTransform", s->id);
 	}
 	if (all || s->blend != o->blend) {
-		hwc2_checked(h, m->fn.set_layer_blend_mode(m->dev, m->display, l->id, s->blend), "setLayerBlendMode",
+		hwc2_checked(h, HWC2_FN(m, set_layer_blend_mode)(m->dev, m->display, l->id, s->blend), "setLayerBlendMode",
 			s->id);
 	}
 	if (all || s->alpha != o->alpha) {
-		hwc2_checked(h, m->fn.set_layer_plane_alpha(m->dev, m->display, l->id, s->alpha),
+		hwc2_checked(h, HWC2_FN(m, set_layer_plane_alpha)(m->dev, m->display, l->id, s->alpha),
 			"setLayerPlaneAlpha", s->id);
 	}
 	if (!visible_region(scene, s, &clip, &rects, &count)) {
@@ -220,13 +220,13 @@ static void send_properties(struct hwc2_backend *h, const struct scene *scene, c
 	}
 	vh = hwct_hash_compute(rects, count * sizeof(*rects));
 	if (count && (!l->sent_visible_any || !hwct_hash_equal(&vh, &l->sent_visible))) {
-		hwc2_checked(h, send_region(h, l, m->fn.set_layer_visible_region, rects, count),
+		hwc2_checked(h, send_region(h, l, HWC2_FN(m, set_layer_visible_region), rects, count),
 			"setLayerVisibleRegion", s->id);
 		l->sent_visible = vh;
 		l->sent_visible_any = true;
 	}
 	if (all || dataspace != l->sent_dataspace) {
-		hwc2_checked(h, m->fn.set_layer_dataspace(m->dev, m->display, l->id, dataspace), "setLayerDataspace",
+		hwc2_checked(h, HWC2_FN(m, set_layer_dataspace)(m->dev, m->display, l->id, dataspace), "setLayerDataspace",
 			s->id);
 		l->sent_dataspace = dataspace;
 	}
@@ -238,7 +238,7 @@ static void send_composition(struct hwc2_backend *h, const struct scene_layer *s
 	struct hwc2_module *m = &h->module;
 
 	if (s->composition != l->device_type) {
-		hwc2_checked(h, m->fn.set_layer_composition_type(m->dev, m->display, l->id, s->composition),
+		hwc2_checked(h, HWC2_FN(m, set_layer_composition_type)(m->dev, m->display, l->id, s->composition),
 			"setLayerCompositionType", s->id);
 	}
 }
@@ -266,7 +266,7 @@ static void send_damage(struct hwc2_backend *h, const struct scene_layer *s, str
 	if (l->sent_damage_any && hwct_hash_equal(&sent, &l->sent_damage)) {
 		return;
 	}
-	hwc2_checked(h, send_region(h, l, m->fn.set_layer_surface_damage, rects, count), "setLayerSurfaceDamage",
+	hwc2_checked(h, send_region(h, l, HWC2_FN(m, set_layer_surface_damage), rects, count), "setLayerSurfaceDamage",
 		s->id);
 	l->sent_damage = sent;
 	l->sent_damage_any = true;
@@ -313,7 +313,7 @@ static int send_buffer(struct hwc2_backend *h, const struct scene_layer *s, stru
 		}
 	}
 	fence = s->acquire_fence >= 0 ? dup(s->acquire_fence) : -1;
-	hwc2_checked(h, m->fn.set_layer_buffer(m->dev, m->display, l->id, b->handle, fence), "setLayerBuffer",
+	hwc2_checked(h, HWC2_FN(m, set_layer_buffer)(m->dev, m->display, l->id, b->handle, fence), "setLayerBuffer",
 		s->id);
 	hold(l, b);
 	l->buffer_sent = true;
@@ -344,7 +344,7 @@ int hwc2_layers_sync(struct hwc2_backend *h, const struct scene *scene)
 				hwc_color_t c = { (uint8_t)s->color, (uint8_t)(s->color >> 8), (uint8_t)(s->color >> 16),
 					(uint8_t)(s->color >> 24) };
 
-				hwc2_checked(h, m->fn.set_layer_color(m->dev, m->display, l->id, c), "setLayerColor",
+				hwc2_checked(h, HWC2_FN(m, set_layer_color)(m->dev, m->display, l->id, c), "setLayerColor",
 					s->id);
 			}
 		}

@@ -64,6 +64,7 @@ static int resolve(struct hwc2_module *m, const char *path, struct hwct_error *e
 	hwc2_function_pointer_t p;
 
 #define HWC2_FN_RESOLVE(desc, field, required) \
+	backend_watch_enter("getFunction"); \
 	p = m->dev->getFunction(m->dev, HWC2_FUNCTION_##desc); \
 	if (!p && (required)) { \
 		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX, \
@@ -100,6 +101,7 @@ static int load(struct hwc2_module *m, const char *path, struct hwct_error *err)
 	}
 	sym = dlsym(m->dl, HWC2_KMS_LAST_FRAME_SYMBOL);
 	memcpy(&m->last_frame, &sym, sizeof(sym));	/* POSIX: dlsym's result may be a function */
+	backend_watch_enter("open");
 	if (hmi->methods->open(hmi, HWC_HARDWARE_COMPOSER, (struct hw_device_t **)&m->dev) != 0 || !m->dev) {
 		m->dev = NULL;
 		return hwct_error_set(err, -ENODEV, path, UINT64_MAX,
@@ -132,7 +134,7 @@ static bool wait_display(struct hwc2_module *m)
 static int32_t attribute(struct hwc2_module *m, hwc2_config_t config, int32_t which, int32_t *out)
 {
 	*out = -1;
-	return m->fn.get_display_attribute(m->dev, m->display, config, which, out);
+	return HWC2_FN(m, get_display_attribute)(m->dev, m->display, config, which, out);
 }
 
 /* The display queries SurfaceFlinger makes at boot, ending with the active config's mode. */
@@ -144,17 +146,17 @@ static int read_display(struct hwc2_module *m, const char *path, struct hwct_err
 	char name[64];
 
 	if (m->fn.get_display_type) {
-		m->fn.get_display_type(m->dev, m->display, &type);
+		HWC2_FN(m, get_display_type)(m->dev, m->display, &type);
 	}
 	if (m->fn.get_display_name) {
 		count = sizeof(name);
-		m->fn.get_display_name(m->dev, m->display, &count, name);
+		HWC2_FN(m, get_display_name)(m->dev, m->display, &count, name);
 	}
 	if (m->fn.get_display_configs) {
 		count = 0;
-		m->fn.get_display_configs(m->dev, m->display, &count, NULL);
+		HWC2_FN(m, get_display_configs)(m->dev, m->display, &count, NULL);
 	}
-	if (m->fn.get_active_config(m->dev, m->display, &config) != HWC2_ERROR_NONE ||
+	if (HWC2_FN(m, get_active_config)(m->dev, m->display, &config) != HWC2_ERROR_NONE ||
 		attribute(m, config, HWC2_ATTRIBUTE_WIDTH, &w) != HWC2_ERROR_NONE ||
 		attribute(m, config, HWC2_ATTRIBUTE_HEIGHT, &h) != HWC2_ERROR_NONE || w <= 0 || h <= 0) {
 		return hwct_error_set(err, -ENODEV, path, UINT64_MAX,
@@ -167,7 +169,7 @@ static int read_display(struct hwc2_module *m, const char *path, struct hwct_err
 	}
 	if (m->fn.get_color_modes) {
 		count = 0;
-		m->fn.get_color_modes(m->dev, m->display, &count, NULL);
+		HWC2_FN(m, get_color_modes)(m->dev, m->display, &count, NULL);
 	}
 	return 0;
 }
@@ -183,34 +185,39 @@ int hwc2_module_open(struct hwc2_module *m, const char *path, struct hwct_error 
 	if (ret < 0) {
 		return ret;
 	}
-	if (m->fn.register_callback(m->dev, HWC2_CALLBACK_HOTPLUG, m, (hwc2_function_pointer_t)on_hotplug) !=
+	if (HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_HOTPLUG, m, (hwc2_function_pointer_t)on_hotplug) !=
 		HWC2_ERROR_NONE) {
 		return hwct_error_set(err, -ENODEV, path, UINT64_MAX, "registerCallback(HOTPLUG) failed");
 	}
-	m->fn.register_callback(m->dev, HWC2_CALLBACK_REFRESH, m, (hwc2_function_pointer_t)on_refresh);
-	m->fn.register_callback(m->dev, HWC2_CALLBACK_VSYNC, m, (hwc2_function_pointer_t)on_vsync);
+	HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_REFRESH, m, (hwc2_function_pointer_t)on_refresh);
+	HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_VSYNC, m, (hwc2_function_pointer_t)on_vsync);
 	if (!wait_display(m)) {
 		return hwct_error_set(err, -ENODEV, path, UINT64_MAX, "no display was hotplugged in %d ms",
 			HOTPLUG_WAIT_MS);
 	}
-	return read_display(m, path, err);
+	ret = read_display(m, path, err);
+	backend_watch_leave();
+	return ret;
 }
 
 void hwc2_module_power_on(struct hwc2_module *m)
 {
-	m->fn.set_power_mode(m->dev, m->display, HWC2_POWER_MODE_ON);
+	HWC2_FN(m, set_power_mode)(m->dev, m->display, HWC2_POWER_MODE_ON);
 	if (m->fn.set_vsync_enabled) {
-		m->fn.set_vsync_enabled(m->dev, m->display, HWC2_VSYNC_ENABLE);
+		HWC2_FN(m, set_vsync_enabled)(m->dev, m->display, HWC2_VSYNC_ENABLE);
 	}
+	backend_watch_leave();
 }
 
 void hwc2_module_close(struct hwc2_module *m)
 {
 	if (m->dev) {
 		if (m->fn.set_vsync_enabled) {
-			m->fn.set_vsync_enabled(m->dev, m->display, HWC2_VSYNC_DISABLE);
+			HWC2_FN(m, set_vsync_enabled)(m->dev, m->display, HWC2_VSYNC_DISABLE);
 		}
+		backend_watch_enter("close");
 		m->dev->common.close(&m->dev->common);
+		backend_watch_leave();
 	}
 	if (m->dl) {
 		dlclose(m->dl);

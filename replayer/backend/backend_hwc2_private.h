@@ -19,6 +19,7 @@
 
 #include "backend.h"
 #include "backend_hwc2.h"
+#include "backend_watch.h"
 #include "hwc2_kms.h"
 
 /*
@@ -64,6 +65,13 @@ struct hwc2_fns {
 	HWC2_REPLAY_FUNCTIONS(HWC2_FN_FIELD)
 #undef HWC2_FN_FIELD
 };
+
+/*
+ * The function field of m, called as HWC2_FN(m, present_display)(...): the
+ * call is named in the watch record (backend_watch.h) before it starts;
+ * hwc2_checked and the end of each step mark it returned.
+ */
+#define HWC2_FN(m, field) (backend_watch_enter(#field), (m)->fn.field)
 
 /* The module, opened as libhardware and the HIDL passthrough open it. */
 struct hwc2_module {

@@ -20,6 +20,8 @@
  * SurfaceFlinger can do without and for the vendor one (FAKE_NULL_FUNCTIONS);
  * "null-present" has it return NULL for presentDisplay, which no client
  * can do without.
+ * Built as hwcomposer.faulty.so it also crashes or hangs on request
+ * (fake_fault.h).
  * FAKE_HWC2_RULES and FAKE_HWC2_SIZE (fake_rules.h) replace its decision
  * rule and display size.
  */
@@ -39,6 +41,7 @@
 
 #include <hwct/test_buffer.h>
 
+#include "fake_fault.h"
 #include "fake_hwc2.h"
 #include "fake_rules.h"
 
@@ -527,6 +530,7 @@ static int32_t validate_display(hwc2_device_t *device, hwc2_display_t display, u
 {
 	struct fake_device *d = dev_of(device);
 
+	fake_fault_point("validateDisplay");
 	DISPLAY_CHECK(display);
 	if (d->errors && ++d->validates % 3 == 0) {
 		d->validated = false;
@@ -634,6 +638,7 @@ static int32_t present_display(hwc2_device_t *device, hwc2_display_t display, in
 {
 	struct fake_device *d = dev_of(device);
 
+	fake_fault_point("presentDisplay");
 	DISPLAY_CHECK(display);
 	if (!d->validated) {
 		return HWC2_ERROR_NOT_VALIDATED;
@@ -897,6 +902,7 @@ static int device_close(struct hw_device_t *hw)
 {
 	struct fake_device *d = dev_of((hwc2_device_t *)hw);
 
+	fake_fault_point("close");
 	vsync_stop(d);
 	signal_all(d);
 	for (int i = 0; i < d->release_count; i++) {

@@ -14,16 +14,29 @@
   missing         a required function missing: exit 4 naming it
   not-a-module    a shared library that is no HWC2 module, and a text file:
                   exit 4 with one line naming the file
+  crash           hwcomposer.faulty.so aborting in presentDisplay of frame 5,
+                  and crashing (SIGSEGV) in validateDisplay of frame 2: the
+                  report names signal, frame and call; results.json holds
+                  the earlier frames, complete false and the error; exit 5,
+                  1 with --expect; no process of the module left
+  hang            the same module never returning from presentDisplay of
+                  frame 2 (--hwc2-timeout 1): killed, reported as a hang
+                  naming frame and call, the same results and exit codes
+  crash-close     a crash in close(): every frame's results complete, the
+                  report names close after the last frame, exit 5
 
 Usage: hwc2_target.py CASE (HWCT_REPLAY, HWCT_TEST_FAKE, HWCT_TRACES from meson)
 """
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 
 REPLAY, FAKE, TRACES = os.environ["HWCT_REPLAY"], os.environ["HWCT_TEST_FAKE"], os.environ["HWCT_TRACES"]
+FAULTY = os.environ.get("HWCT_TEST_FAULTY")
 
 
 def fail(msg):
@@ -31,9 +44,9 @@ def fail(msg):
     sys.exit(1)
 
 
-def replay(tmp, trace, *args, env=None, results="r.json", status=0):
+def replay(tmp, trace, *args, env=None, results="r.json", status=0, module=FAKE):
     path = os.path.join(tmp, results)
-    run = subprocess.run([REPLAY, os.path.join(TRACES, trace + ".zst"), "--hwc2", FAKE, "--timing", "fast",
+    run = subprocess.run([REPLAY, os.path.join(TRACES, trace + ".zst"), "--hwc2", module, "--timing", "fast",
                           "--results", path] + list(args), env=dict(os.environ, **(env or {})),
                          capture_output=True, text=True)
     if run.returncode != status:
@@ -136,6 +149,79 @@ def case_not_a_module(tmp):
         if run.returncode != 4 or len(lines) != 1 or path not in lines[0] or words not in lines[0]:
             fail("%s: exit %d, %r" % (path, run.returncode, run.stderr))
         print("%s: exit 4: %s" % (os.path.basename(path), lines[0]))
+
+
+def faulty_copy(tmp):
+    """The faulty module under a path of this test's own, to find its processes by."""
+    path = os.path.join(tmp, "hwcomposer.faulty.so")
+    shutil.copy(FAULTY, path)
+    return path
+
+
+def processes_holding(path):
+    """Pids of processes that have path mapped."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/maps" % pid) as f:
+                if path in f.read():
+                    pids.append(pid)
+        except OSError:
+            pass
+    return pids
+
+
+def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None):
+    """A run of module failing as fault says: exit status, report naming words, frames kept."""
+    args = ["--frames", "0-39", "--quiet"] + (["--expect", expect] if expect else []) + (
+        ["--hwc2-timeout", "1"] if fault.startswith("hang") else [])
+    r_path = "fault.json"
+    _, err = replay(tmp, "home", *args, env={"FAKE_HWC2_FAULT": fault}, results=r_path, status=status,
+                    module=module)
+    lines = err.strip().splitlines()
+    if len(lines) != 1 or not all(w in lines[0] for w in words):
+        fail("%s: the report does not name %s: %r" % (fault, words, err))
+    r = json.load(open(os.path.join(tmp, r_path)))
+    if [f["frame"] for f in r["frames"]] != list(range(frames)):
+        fail("%s: frames kept %s, expected 0-%d" % (fault, [f["frame"] for f in r["frames"]], frames - 1))
+    if r["totals"]["frames"] != frames:
+        fail("%s: totals count %d frames" % (fault, r["totals"]["frames"]))
+    if frames < 40 and (r["complete"] or lines[0].split("error: ", 1)[-1] != r["error"]):
+        fail("%s: complete %r, error %r" % (fault, r["complete"], r["error"]))
+    if expect and r["comparison"]["compared"] != frames:
+        fail("%s: %r" % (fault, r["comparison"]))
+    left = processes_holding(module)
+    if left:
+        fail("%s: processes still hold the module: %s" % (fault, left))
+    print("%s: exit %d, %d frames kept: %s" % (fault, status, frames, lines[0]))
+    return r
+
+
+def case_crash(tmp):
+    module = faulty_copy(tmp)
+    replay(tmp, "home", "--frames", "0-39", results="good.json")
+    check_failed_run(tmp, module, "abort:presentDisplay:6", 5, ["crashed", "signal %d" % signal.SIGABRT,
+                                                                  "frame 5", "presentDisplay"])
+    check_failed_run(tmp, module, "abort:presentDisplay:6", 5, ["crashed", "frame 5", "presentDisplay"],
+                     status=1, expect=os.path.join(tmp, "good.json"))
+    check_failed_run(tmp, module, "crash:validateDisplay:3", 2, ["crashed", "signal %d" % signal.SIGSEGV,
+                                                                   "frame 2", "validateDisplay"])
+
+
+def case_hang(tmp):
+    module = faulty_copy(tmp)
+    replay(tmp, "home", "--frames", "0-39", results="good.json")
+    check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "within 1 s", "frame 2", "presentDisplay"])
+    check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "frame 2", "presentDisplay"],
+                     status=1, expect=os.path.join(tmp, "good.json"))
+
+
+def case_crash_close(tmp):
+    module = faulty_copy(tmp)
+    r = check_failed_run(tmp, module, "crash:close:1", 40, ["crashed", "after the last frame", "in close"])
+    if not r["complete"] or r["error"] is not None:
+        fail("crash-close: the results of a run whose frames all played: complete %r, error %r" % (
+            r["complete"], r["error"]))
 
 
 def main():

@@ -1,0 +1,92 @@
+/* The call record shared with a supervisor (backend_watch.h). */
+#include <stddef.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend_watch.h"
+
+static struct backend_watch *attached;
+
+void backend_watch_attach(struct backend_watch *w)
+{
+	attached = w;
+}
+
+void backend_watch_init(struct backend_watch *w)
+{
+	atomic_store(&w->frame, UINT64_MAX);
+	atomic_store(&w->call_start_ns, 0);
+	atomic_store(&w->seq, 0);
+	memset(w->call, 0, sizeof(w->call));
+}
+
+int64_t backend_watch_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+void backend_watch_frame(uint64_t frame)
+{
+	if (attached) {
+		atomic_store(&attached->frame, frame);
+	}
+}
+
+/* present_display -> presentDisplay; names without '_' are kept. */
+static void camel(char *out, size_t size, const char *name)
+{
+	size_t n = 0;
+	bool up = false;
+
+	for (const char *p = name; *p && n + 1 < size; p++) {
+		if (*p == '_') {
+			up = true;
+			continue;
+		}
+		out[n++] = up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+		up = false;
+	}
+	out[n] = '\0';
+}
+
+void backend_watch_enter(const char *name)
+{
+	struct backend_watch *w = attached;
+
+	if (!w) {
+		return;
+	}
+	atomic_fetch_add(&w->seq, 1);
+	camel(w->call, sizeof(w->call), name);
+	atomic_fetch_add(&w->seq, 1);
+	atomic_store(&w->call_start_ns, backend_watch_now_ns());
+}
+
+void backend_watch_leave(void)
+{
+	if (attached) {
+		atomic_store(&attached->call_start_ns, 0);
+	}
+}
+
+void backend_watch_read(struct backend_watch *w, char *call, unsigned size, uint64_t *frame, int64_t *start_ns)
+{
+	char copy[BACKEND_WATCH_NAME_MAX];
+	uint32_t seq;
+
+	/* a writer that died mid-name leaves seq odd: a few tries, then what is there */
+	for (int tries = 0; tries < 100; tries++) {
+		seq = atomic_load(&w->seq);
+		memcpy(copy, w->call, sizeof(copy));
+		if (!(seq & 1) && seq == atomic_load(&w->seq)) {
+			break;
+		}
+	}
+	copy[sizeof(copy) - 1] = '\0';
+	*start_ns = atomic_load(&w->call_start_ns);
+	*frame = atomic_load(&w->frame);
+	camel(call, size, copy);
+}
