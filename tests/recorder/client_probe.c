@@ -59,6 +59,8 @@ void client_latency_add(struct client_latency *l, uint64_t t0_ns, int frame)
 {
 	uint64_t ns = client_now_ns() - t0_ns;
 
+	l->calls++;
+	l->slow += ns >= CLIENT_SLOW_NS;
 	if (l->max_frame < 0 || ns > l->max_ns) {
 		l->max_ns = ns;
 		l->max_frame = frame;

@@ -22,9 +22,13 @@ uint64_t client_now_ns(void);
 int client_count_fds_settled(void);
 
 /* The longest of a kind of call. */
+/* A call at least this long counts as slow (the latency line's "slow" counts). */
+#define CLIENT_SLOW_NS 50000000ull	/* 50 ms */
+
 struct client_latency {
 	uint64_t max_ns;
 	int max_frame;		/* the frame of the longest call, -1 before any */
+	uint64_t calls, slow;	/* calls counted; of them, at least CLIENT_SLOW_NS long */
 };
 
 /* Counts a call of frame that started at t0_ns (client_now_ns()) and just returned. */

@@ -7,7 +7,7 @@
  *	# buffer INODE WIDTH HEIGHT STRIDE OFFSET
  *	# callbacks HOTPLUG REFRESH VSYNC
  *	# calls N				(call lines written)
- *	# latency open NS set_layer_buffer NS FRAME present NS FRAME
+ *	# latency open NS set_layer_buffer NS FRAME present NS FRAME slow S N S N
  *	# fds WARM END				(--fd-check)
  *	# function D 0|1			(--probe-functions)
  *
@@ -23,7 +23,9 @@
  * --probe-functions logs which descriptors getFunction hands out. The
  * functions SurfaceFlinger treats as optional are skipped when the module
  * has none (FAKE_HWC2_MODE=null-functions); the latency line holds the
- * longest device open, setLayerBuffer and presentDisplay.
+ * longest device open, setLayerBuffer and presentDisplay, then for
+ * setLayerBuffer and presentDisplay how many calls took CLIENT_SLOW_NS or
+ * more and how many there were.
  * --leak-on-purpose loses a block, for a sanitizer build to report
  * (test_sanitized.c: the leak checker is live). --acquire-unsignalled
  * passes acquire fences that never signal (the recorder's captures of
@@ -93,7 +95,7 @@ static atomic_bool connected;
 static const struct sizes *sz = &full_sizes;
 static unsigned long calls_logged;
 static bool acquire_unsignalled;
-static struct client_latency lat_buffer = { 0, -1 }, lat_present = { 0, -1 };
+static struct client_latency lat_buffer = { .max_frame = -1 }, lat_present = { .max_frame = -1 };
 static int frame_now;
 
 #define FN(name) ((HWC2_PFN_##name)fn(HWC2_FUNCTION_##name))
@@ -825,7 +827,7 @@ int main(int argc, char **argv)
 	int fds_warm = -1, fds_end = -1;
 	long frame_sleep_us = 5000;
 	bool probe = false, leak = false;
-	struct client_latency lat_open = { 0, -1 };
+	struct client_latency lat_open = { .max_frame = -1 };
 	uint64_t t0;
 	struct layer layers[LAYERS] = { 0 };
 	struct buffer target[CT_BUFFERS];
@@ -1045,9 +1047,11 @@ int main(int argc, char **argv)
 	fprintf(log_file, "# callbacks %d %d %d\n", atomic_load(&hotplugs), atomic_load(&refreshes),
 		atomic_load(&vsyncs));
 	fprintf(log_file, "# calls %lu\n", calls_logged);
-	fprintf(log_file, "# latency open %llu set_layer_buffer %llu %d present %llu %d\n",
+	fprintf(log_file, "# latency open %llu set_layer_buffer %llu %d present %llu %d slow %llu %llu %llu %llu\n",
 		(unsigned long long)lat_open.max_ns, (unsigned long long)lat_buffer.max_ns,
-		lat_buffer.max_frame, (unsigned long long)lat_present.max_ns, lat_present.max_frame);
+		lat_buffer.max_frame, (unsigned long long)lat_present.max_ns, lat_present.max_frame,
+		(unsigned long long)lat_buffer.slow, (unsigned long long)lat_buffer.calls,
+		(unsigned long long)lat_present.slow, (unsigned long long)lat_present.calls);
 	fclose(log_file);
 	log_file = NULL;
 	if (hwc2_close(dev) != 0) {

@@ -3,11 +3,15 @@
  * client has run all its frames. "no-reader": nobody has it open either
  * while the device opens (open() for writing would wait for a reader; the
  * recorder must not); "unread": the test holds the read end but does not
- * read. While stalled, the client's calls do not wait for the writer:
- * setLayerBuffer and presentDisplay (which may wait for captures, at most
- * HWCT_CAPTURE_WAIT_MS) stay under MAX_CALL_NS, a generous bound that only
- * a call waiting on I/O crosses; pixels past the memory budget are dropped
- * and counted. Once the test drains the FIFO, the trace holds every call
+ * read. While stalled, the client's calls do not wait for the writer: a
+ * call that waited for the FIFO would wait until the drain, so the client
+ * must run every frame before anyone reads; and setLayerBuffer and
+ * presentDisplay (which may wait for captures, at most HWCT_CAPTURE_WAIT_MS)
+ * stay under CLIENT_SLOW_NS (50 ms), a bound only a call waiting on I/O
+ * crosses, except for at most MAX_SLOW_SHARE of them (a loaded machine
+ * deschedules the client now and then; a hot path that waits for the
+ * writer does it on every frame once stalled), and none reaches
+ * MAX_CALL_NS. Pixels past the memory budget are dropped and counted. Once the test drains the FIFO, the trace holds every call
  * and frame and says how many captures it dropped.
  */
 #include <fcntl.h>
@@ -18,12 +22,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "client_probe.h"
 #include "robust.h"
 #include "testlib.h"
 
 #define FRAMES 200
-#define MAX_CALL_NS 50000000ull		/* 50 ms */
-#define MAX_OPEN_NS 1000000000ull	/* the device open starts threads: 1 s */
+#define MAX_SLOW_SHARE 0.05		/* of the calls may take CLIENT_SLOW_NS or more */
+#define MAX_CALL_NS 2000000000ull	/* 2 s: no call waits that long, however loaded */
+#define MAX_OPEN_NS 2000000000ull	/* the device open starts threads */
 #define RUN_TIMEOUT_MS 60000
 #define DRAIN_TIMEOUT_MS 60000
 
@@ -51,20 +57,29 @@ static bool wait_frames_done(struct test_client *c)
 static void check_latency(const struct test_log *log)
 {
 	const char *fact = test_log_fact(log, "latency");
-	unsigned long long open_ns, buffer_ns, present_ns;
+	unsigned long long open_ns, buffer_ns, present_ns, buffer_slow, buffers, present_slow, presents;
 	int buffer_frame, present_frame;
 
-	if (!fact || sscanf(fact, "open %llu set_layer_buffer %llu %d present %llu %d", &open_ns,
-			&buffer_ns, &buffer_frame, &present_ns, &present_frame) != 5) {
+	if (!fact || sscanf(fact, "open %llu set_layer_buffer %llu %d present %llu %d slow %llu %llu %llu %llu",
+			&open_ns, &buffer_ns, &buffer_frame, &present_ns, &present_frame, &buffer_slow, &buffers,
+			&present_slow, &presents) != 9) {
 		CHECK(0, "no latency line in the client's log");
 		return;
 	}
 	fprintf(stderr, "longest calls while stalled: open %.2f ms, setLayerBuffer %.2f ms (frame %d), "
-		"presentDisplay %.2f ms (frame %d)\n", open_ns / 1e6, buffer_ns / 1e6, buffer_frame,
-		present_ns / 1e6, present_frame);
+		"presentDisplay %.2f ms (frame %d); %llu of %llu setLayerBuffer and %llu of %llu "
+		"presentDisplay took %llu ms or more\n", open_ns / 1e6, buffer_ns / 1e6, buffer_frame,
+		present_ns / 1e6, present_frame, buffer_slow, buffers, present_slow, presents,
+		CLIENT_SLOW_NS / 1000000);
+	CHECK(buffers >= FRAMES && presents >= FRAMES, "%llu setLayerBuffer, %llu presentDisplay for %d frames",
+		buffers, presents, FRAMES);
 	CHECK(open_ns < MAX_OPEN_NS, "the device open took %.1f ms", open_ns / 1e6);
 	CHECK(buffer_ns < MAX_CALL_NS, "a setLayerBuffer took %.1f ms", buffer_ns / 1e6);
 	CHECK(present_ns < MAX_CALL_NS, "a presentDisplay took %.1f ms", present_ns / 1e6);
+	CHECK(buffer_slow <= buffers * MAX_SLOW_SHARE, "%llu of %llu setLayerBuffer calls were slow",
+		buffer_slow, buffers);
+	CHECK(present_slow <= presents * MAX_SLOW_SHARE, "%llu of %llu presentDisplay calls were slow",
+		present_slow, presents);
 }
 
 static int run_stalled(bool reader_open)
