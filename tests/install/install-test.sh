@@ -3,7 +3,7 @@
 # `meson install` into a temporary DESTDIR, then: a program outside the project
 # (frames.c) compiled with `pkg-config --cflags --libs hwctrace` of the installed
 # .pc file and run on traces/home.zst agrees with `hwc-trace info`; the installed
-# hwc-trace, hwc-replay and public headers are there and run. Skipped (77) in
+# hwc-trace, hwc-replay, hwc-bisect and public headers are there and run. Skipped (77) in
 # sanitizer builds, whose library needs the sanitizer runtime to link.
 set -euo pipefail
 build=$1 root=$2 sanitize=$3
@@ -19,7 +19,7 @@ pc=$(find "$dest" -name hwctrace.pc | head -n 1)
 libdir=$(dirname "$(dirname "$pc")")
 prefix=${libdir%/lib*}
 for f in "$prefix/include/hwct/reader.h" "$prefix/include/hwct/hwctrace.pb-c.h" "$prefix/bin/hwc-trace" \
-	"$prefix/bin/hwc-replay"; do
+	"$prefix/bin/hwc-replay" "$prefix/bin/hwc-bisect"; do
 	[ -e "$f" ] || { echo "install-test: $f not installed"; exit 1; }
 done
 # the .pc file names the prefix; the sysroot puts it under DESTDIR
@@ -33,3 +33,4 @@ frames=$(sed -n 's/^ *display frames *\([0-9]*\).*/\1/p' <<<"$info")
 echo "install-test: installed library: frames layers = $got; installed hwc-trace: $frames frames"
 [ "${got%% *}" = "$frames" ] && [ "${got#* }" -gt 0 ] || { echo "install-test: they disagree"; exit 1; }
 "$prefix/bin/hwc-replay" --version
+"$prefix/bin/hwc-bisect" --version
