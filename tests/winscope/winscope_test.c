@@ -371,6 +371,7 @@ static const struct {
 	{ "corrupt", case_corrupt },
 	{ "shapes", case_shapes },
 	{ "perfetto", case_perfetto },
+	{ "containers", case_containers },
 	{ "bad-output", case_bad_output },
 	{ "not-a-trace", case_not_a_trace },
 };

@@ -30,4 +30,7 @@ void check_output(const struct ctx *c, const char *out, size_t entries, const st
 /* The Perfetto fixture: import, size inferred, duplicates reported, same stacks as re-wrapped (perfetto_case.c). */
 int case_perfetto(struct ctx *c);
 
+/* A legacy fixture and the same entries in a Perfetto trace made by this test import alike (perfetto_case.c). */
+int case_containers(struct ctx *c);
+
 #endif
