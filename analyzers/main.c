@@ -23,6 +23,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_import_winscope,
 #if HWCT_HAVE_JSON
 	&cmd_board,
+	&cmd_report,
 #endif
 };
 

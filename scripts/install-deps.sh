@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages hwctrace needs to build and to run every test.
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing.
-# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs; default: all)
+# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs browser; default: all)
 set -eu
 
 declare -A groups=(
@@ -13,10 +13,12 @@ declare -A groups=(
 	[vm]="qemu-system-x86 busybox-static linux-source-6.1 linux-headers-amd64 xz-utils kmod cpio
 		make gcc"
 	[docs]="scdoc"
+	# the browser tests of hwc-trace report (tests/report): headless chromium driven from Node
+	[browser]="chromium nodejs"
 )
 
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs)
+[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser)
 
 missing=()
 for g in "${wanted[@]}"; do
