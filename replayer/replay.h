@@ -89,6 +89,8 @@ struct replay_options {
 	const char *vm_kernel_modules;	/* --vm --kernel-modules: its modules folder, NULL none */
 	bool quiet;			/* no notes on stderr, no progress */
 	bool progress;			/* a progress bar on stderr (main: stderr is a TTY) */
+	bool hwc2_end_close;		/* --hwc2-end close: tear down with close() instead of Android's end */
+	const char *hwc2_call_log;	/* --hwc2-call-log FILE: the module calls made, NULL none */
 	int hwc2_timeout;		/* --hwc2-timeout: seconds a module call may take; -1 default, 0 none */
 };
 

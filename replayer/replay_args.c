@@ -37,6 +37,8 @@ enum option_key {
 	OPT_KERNEL_IMAGE,
 	OPT_KERNEL_MODULES,
 	OPT_HWC2_TIMEOUT,
+	OPT_HWC2_END,
+	OPT_HWC2_CALL_LOG,
 };
 
 struct option_def {
@@ -73,6 +75,8 @@ static const struct option_def options[] = {
 	{ "kernel-image", 0, true, OPT_KERNEL_IMAGE },
 	{ "kernel-modules", 0, true, OPT_KERNEL_MODULES },
 	{ "hwc2-timeout", 0, true, OPT_HWC2_TIMEOUT },
+	{ "hwc2-end", 0, true, OPT_HWC2_END },
+	{ "hwc2-call-log", 0, true, OPT_HWC2_CALL_LOG },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -115,6 +119,9 @@ static void print_help(FILE *f)
 		"  --no-pixels              plans only: compose nothing, no checksums\n"
 		"  --hwc2-timeout SECONDS   --hwc2: a module call taking longer is a hang (default 10,\n"
 		"                           60 under QEMU; 0 no limit)\n"
+		"  --hwc2-end android|close --hwc2: end as Android does (callbacks unregistered, layers\n"
+		"                           destroyed, one empty present, no close; default) or close()\n"
+		"  --hwc2-call-log FILE     --hwc2: write the name of every module call made to FILE\n"
 		"  -q, --quiet              no notes or progress on stderr\n"
 		"  -h, --help, --version\n\n"
 		"exit status: 0 ok (--expect: every frame matches), 1 regression (--expect),\n"
@@ -373,6 +380,18 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 			return usage_error(err, "--hwc2-timeout: '%s' is not a number of seconds from 0 to 86400", v);
 		}
 		opts->hwc2_timeout = (int)n;
+		return 0;
+	case OPT_HWC2_END:
+		if (strcmp(v, "android") != 0 && strcmp(v, "close") != 0) {
+			return usage_error(err, "--hwc2-end: unknown end '%s' (android, close)", v);
+		}
+		opts->hwc2_end_close = strcmp(v, "close") == 0;
+		return 0;
+	case OPT_HWC2_CALL_LOG:
+		if (!v[0]) {
+			return usage_error(err, "--hwc2-call-log needs a file");
+		}
+		opts->hwc2_call_log = v;
 		return 0;
 	}
 	return 0;

@@ -147,9 +147,7 @@ static void run_child(const struct replay_options *opts, struct replay_guard_sta
 	child_state = g;
 	backend_watch_attach(&g->watch);
 	code = replay_run(opts);
-	fflush(stdout);
-	fflush(stderr);
-	_exit(code);
+	exit(code);	/* exit handlers run: a recorder around the module finishes its trace there */
 }
 
 /* The supervisor's verdict on a child that died of sig or hung (sig 0). */

@@ -151,6 +151,8 @@ static int open_target(struct replay_session *s)
 		.mode_width = o->mode_width,
 		.mode_height = o->mode_height,
 		.mode_refresh_hz = o->mode_refresh_hz,
+		.hwc2_end_close = o->hwc2_end_close,
+		.hwc2_call_log = o->hwc2_call_log,
 	};
 	kind = replay_target_default(o->target, &arg);
 	if (replay_target_open(&s->target, kind, arg, &cfg, &err) < 0) {

@@ -28,6 +28,8 @@ struct replay_target_config {
 	const char *profile_device;	/* --profile-device, NULL default */
 	uint32_t mode_width, mode_height;	/* --mode; 0: the target's own mode */
 	uint32_t mode_refresh_hz;	/* 0: 60 Hz */
+	bool hwc2_end_close;		/* --hwc2-end close */
+	const char *hwc2_call_log;	/* --hwc2-call-log, NULL none */
 };
 
 /* What results name as the planner when an HWC2 module decides. */

@@ -7,8 +7,10 @@
  * device's. The planner options do not apply: the module decides.
  */
 #include <errno.h>
+#include <string.h>
 
 #include "backend_hwc2.h"
+#include "backend_watch.h"
 #include "replay_target.h"
 
 int replay_target_hwc2_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
@@ -18,10 +20,19 @@ int replay_target_hwc2_open(struct replay_target *t, const char *arg, const stru
 		.module = arg,
 		.compositor = cfg->compositor,
 		.readback = cfg->compositor != NULL,
+		.end_close = cfg->hwc2_end_close,
 	};
+	int ret;
 
 	if (!arg) {
 		return hwct_error_set(err, -EINVAL, "--hwc2", UINT64_MAX, "needs the path of an HWC2 module");
+	}
+	if (cfg->hwc2_call_log) {
+		ret = backend_watch_log_open(cfg->hwc2_call_log);
+		if (ret < 0) {
+			return hwct_error_set(err, ret, cfg->hwc2_call_log, UINT64_MAX, "--hwc2-call-log: %s",
+				strerror(-ret));
+		}
 	}
 	t->backend = backend_hwc2_create(&ho, err);
 	if (!t->backend) {

@@ -472,14 +472,21 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 	return ret;
 }
 
+/* Ended sessions whose device Android would leave open (hwc2_destroy). */
+static struct hwc2_backend *left_open;
+
 static void hwc2_destroy(struct backend *base)
 {
 	struct hwc2_backend *h = from_base(base);
 
+	bool android = h->module.dev && !h->end_close;
+
 	if (h->pending_present >= 0) {
 		close(h->pending_present);
 	}
-	if (h->module.dev) {
+	if (android) {
+		hwc2_end_android(h);
+	} else if (h->module.dev) {
 		hwc2_layers_clear(h);
 	}
 	for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
@@ -488,11 +495,21 @@ static void hwc2_destroy(struct backend *base)
 		}
 	}
 	hwc2_pool_finish(&h->pool);
-	hwc2_module_close(&h->module);
 	hwc2_alloc_close(&h->alloc);
 	free(h->layers);
 	free(h->client.data);
 	free(h->reference.data);
+	if (android) {
+		/*
+		 * The device stays open and its module loaded, as Android leaves
+		 * them; a callback already under way may still touch the module
+		 * record, so h is kept (reachable: no leak) until the process ends.
+		 */
+		h->left_open = left_open;
+		left_open = h;
+		return;
+	}
+	hwc2_module_close(&h->module);
 	free(h);
 }
 
@@ -542,6 +559,7 @@ struct backend *backend_hwc2_create(const struct backend_hwc2_options *opts, str
 		return NULL;
 	}
 	h->readback = opts->readback && h->module.last_frame;
+	h->end_close = opts->end_close;
 	choose_target_format(h);
 	hwc2_module_power_on(&h->module);
 	return &h->base;

@@ -39,6 +39,7 @@ struct backend_hwc2_options {
 	const char *alloc_node;		/* DRM node for gbm buffers; NULL: the first that works, else memfds */
 	struct compositor *compositor;	/* borrowed; NULL: nothing composed, no checksum */
 	bool readback;			/* ask hwcomposer.kms.so to read frames back (HWCT_KMS_READBACK) */
+	bool end_close;			/* end with close() (docs/hwc2-sequence.md), not as Android does */
 };
 
 /*

@@ -233,6 +233,8 @@ struct hwc2_backend {
 	struct hwc2_counters counters;
 	char note[BACKEND_NOTE_MAX];	/* the first report not yet taken */
 	bool readback;			/* hwcomposer.kms readback is on */
+	bool end_close;			/* end with close() (backend_hwc2_options.end_close) */
+	struct hwc2_backend *left_open;	/* the next ended session whose device stays open, NULL none */
 	/*
 	 * The present fence is waited for after presentDisplay for at most two
 	 * vsync periods; a module whose fences signal later (at its next
@@ -260,5 +262,12 @@ struct hwc2_layer *hwc2_layers_find(struct hwc2_backend *h, uint64_t scene_id);
 
 /* Destroys every module layer. */
 void hwc2_layers_clear(struct hwc2_backend *h);
+
+/*
+ * Ends the session as Android ends a composer client (backend_hwc2_end.c):
+ * callbacks unregistered, layers destroyed, one empty validate, accept and
+ * present. The device stays open.
+ */
+void hwc2_end_android(struct hwc2_backend *h);
 
 #endif

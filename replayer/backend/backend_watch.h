@@ -3,7 +3,8 @@
  * it (replay_guard.h): the frame being replayed and the module call under
  * way with the time it started. The record lives in memory shared with the
  * supervisor, so it survives the module crashing or hanging the replaying
- * process. Without a record attached every function does nothing.
+ * process. Without a record attached every function does nothing. The
+ * call names can also go to a log file (--hwc2-call-log).
  */
 #ifndef HWCT_BACKEND_WATCH_H
 #define HWCT_BACKEND_WATCH_H
@@ -45,6 +46,13 @@ void backend_watch_leave(void);
  * the frame and the call's start (0: none under way).
  */
 void backend_watch_read(struct backend_watch *w, char *call, unsigned size, uint64_t *frame, int64_t *start_ns);
+
+/*
+ * Writes the name of every module call entered from now on, one a line,
+ * to path (created or truncated; each line written at once, so a crash
+ * loses none). Returns 0 or -errno.
+ */
+int backend_watch_log_open(const char *path);
 
 /* CLOCK_MONOTONIC now in ns. */
 int64_t backend_watch_now_ns(void);

@@ -22,8 +22,13 @@
   hang            the same module never returning from presentDisplay of
                   frame 2 (--hwc2-timeout 1): killed, reported as a hang
                   naming frame and call, the same results and exit codes
-  crash-close     a crash in close(): every frame's results complete, the
-                  report names close after the last frame, exit 5
+  crash-close     a crash in close() (--hwc2-end close): every frame's
+                  results complete, the report names close after the last
+                  frame, exit 5
+  end-sequence    --hwc2-call-log: the end of a session as docs/hwc2-sequence.md
+                  states it, by default (callbacks unregistered, layers
+                  destroyed, one empty validate/accept/present, no close)
+                  and with --hwc2-end close
 
 Usage: hwc2_target.py CASE (HWCT_REPLAY, HWCT_TEST_FAKE, HWCT_TRACES from meson)
 """
@@ -171,9 +176,9 @@ def processes_holding(path):
     return pids
 
 
-def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None):
+def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None, extra=()):
     """A run of module failing as fault says: exit status, report naming words, frames kept."""
-    args = ["--frames", "0-39", "--quiet"] + (["--expect", expect] if expect else []) + (
+    args = ["--frames", "0-39", "--quiet"] + list(extra) + (["--expect", expect] if expect else []) + (
         ["--hwc2-timeout", "1"] if fault.startswith("hang") else [])
     r_path = "fault.json"
     _, err = replay(tmp, "home", *args, env={"FAKE_HWC2_FAULT": fault}, results=r_path, status=status,
@@ -218,10 +223,48 @@ def case_hang(tmp):
 
 def case_crash_close(tmp):
     module = faulty_copy(tmp)
-    r = check_failed_run(tmp, module, "crash:close:1", 40, ["crashed", "after the last frame", "in close"])
+    r = check_failed_run(tmp, module, "crash:close:1", 40, ["crashed", "after the last frame", "in close"],
+                         extra=["--hwc2-end", "close"])
     if not r["complete"] or r["error"] is not None:
         fail("crash-close: the results of a run whose frames all played: complete %r, error %r" % (
             r["complete"], r["error"]))
+
+
+def call_log(tmp, *args):
+    """The calls of a 5-frame replay through the fake, one name an entry."""
+    log = os.path.join(tmp, "calls.txt")
+    replay(tmp, "home", "--frames", "0-4", "--hwc2-call-log", log, *args)
+    with open(log) as f:
+        return f.read().split()
+
+
+def last_frame_end(calls, frames=5):
+    """The index just past the last frame's release fences (before the end)."""
+    i = [k for k, c in enumerate(calls) if c == "presentDisplay"][frames - 1]
+    while calls[i + 1] == "getReleaseFences":
+        i += 1
+    return i + 1
+
+
+def case_end_sequence(tmp):
+    calls = call_log(tmp)
+    created = calls.count("createLayer")
+    end = calls[last_frame_end(calls):]
+    two = ["getChangedCompositionTypes"] * 2 + ["getDisplayRequests"] * 2
+    want = (["registerCallback"] * 3 + ["destroyLayer"] * (created - calls.count("destroyLayer") +
+                                                           end.count("destroyLayer")) +
+            ["validateDisplay"] + two + ["acceptDisplayChanges", "presentDisplay"] + ["getReleaseFences"] * 2)
+    if end != want:
+        fail("end-sequence: android end %s, expected %s" % (end, want))
+    if "close" in calls or calls[:3] != ["open", "getFunction", "getFunction"]:
+        fail("end-sequence: opening %s, close called: %s" % (calls[:3], "close" in calls))
+    print("end-sequence: android: " + " ".join(end))
+    calls = call_log(tmp, "--hwc2-end", "close")
+    end = calls[last_frame_end(calls):]
+    want = ["destroyLayer"] * end.count("destroyLayer") + ["setVsyncEnabled", "close"]
+    if end != want or not end.count("destroyLayer"):
+        fail("end-sequence: close end %s, expected %s" % (end, want))
+    print("end-sequence: close: " + " ".join(end))
 
 
 def main():
