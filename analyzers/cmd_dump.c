@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "dump.h"
+#include "frame_range.h"
 #include "hwct_config.h"
 #include "pb.h"
 
@@ -35,41 +36,6 @@ struct dump_filter {
 	uint64_t first, last;		/* display frames (FrameEnd.frame), inclusive */
 	uint64_t kinds;			/* bit i: field i of Record; all bits when not given */
 };
-
-static bool parse_u64(const char *s, const char *end, uint64_t *out)
-{
-	char *stop;
-
-	if (s == end || *s < '0' || *s > '9') {
-		return false;
-	}
-	errno = 0;
-	*out = strtoull(s, &stop, 10);
-	return errno == 0 && stop == end;
-}
-
-/* "A-B", "A-", "-B" or "N". */
-static bool parse_frames(const char *s, struct dump_filter *filter)
-{
-	const char *dash = strchr(s, '-'), *end = s + strlen(s);
-
-	if (!dash) {
-		if (!parse_u64(s, end, &filter->first)) {
-			return false;
-		}
-		filter->last = filter->first;
-		return true;
-	}
-	filter->first = 0;
-	filter->last = UINT64_MAX;
-	if (dash > s && !parse_u64(s, dash, &filter->first)) {
-		return false;
-	}
-	if (dash + 1 < end && !parse_u64(dash + 1, end, &filter->last)) {
-		return false;
-	}
-	return (dash > s || dash + 1 < end) && filter->first <= filter->last;
-}
 
 /* "call,frame_end,...": the Record field names. Returns the bad name's position or NULL. */
 static const char *parse_kinds(char *list, uint64_t *kinds)
@@ -164,6 +130,7 @@ static int dump(struct hwct_reader *r, const struct dump_filter *filter, bool js
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dump_filter filter = { .last = UINT64_MAX, .kinds = UINT64_MAX };
+	struct frame_range range;
 	struct dump_options opts = { 0 };
 	struct cli_parser p;
 	struct hwct_reader *r;
@@ -183,10 +150,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 			cli_parse_finish(&p);
 			return CLI_EXIT_OK;
 		case OPT_FRAMES:
-			if (!parse_frames(p.arg, &filter)) {
-				cli_usage_error(cmd, "--frames %s: expected A-B, A-, -B or N", p.arg);
+			if (!frame_range_parse(p.arg, &range)) {
+				cli_usage_error(cmd, "--frames %s: expected " FRAME_RANGE_SYNTAX, p.arg);
 				goto out;
 			}
+			filter.first = range.first;
+			filter.last = range.last;
 			break;
 		case OPT_JSON:
 			json = true;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "frame_range.h"
 #include "hwct_config.h"
 #include "trim.h"
 
@@ -26,34 +27,6 @@ static const struct cli_option options[] = {
 	{ "json", 0, false, OPT_JSON },
 	{ NULL, 0, false, 0 },
 };
-
-static bool parse_u64(const char *s, const char *end, uint64_t *out)
-{
-	char *stop;
-
-	if (s == end || *s < '0' || *s > '9') {
-		return false;
-	}
-	errno = 0;
-	*out = strtoull(s, &stop, 10);
-	return errno == 0 && stop == end;
-}
-
-/* "A-B", "A-" (to the end), "-B" (from 0) or "N". */
-static bool parse_range(const char *s, uint64_t *first, uint64_t *last)
-{
-	const char *dash = strchr(s, '-'), *end = s + strlen(s);
-
-	*first = 0;
-	*last = UINT64_MAX;
-	if (!dash) {
-		return parse_u64(s, end, first) && (*last = *first, true);
-	}
-	if (dash == s && dash + 1 == end) {
-		return false;
-	}
-	return (dash == s || parse_u64(s, dash, first)) && (dash + 1 == end || parse_u64(dash + 1, end, last));
-}
 
 static void print_text(FILE *f, const char *in, const char *out, const struct trim_report *r)
 {
@@ -113,6 +86,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 	struct hwct_reader *r;
 	struct hwct_error err;
 	uint64_t first = 0, last = 0;
+	struct frame_range range;
 	bool json = false, has_range = false;
 	int key, ret = CLI_EXIT_USAGE;
 
@@ -129,10 +103,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		if (key == OPT_JSON) {
 			json = true;
 		} else if (key == OPT_FRAMES) {
-			if (!parse_range(p.arg, &first, &last) || first > last) {
-				cli_usage_error(cmd, "bad --frames range '%s' (A-B, A-, -B or N)", p.arg);
+			if (!frame_range_parse(p.arg, &range)) {
+				cli_usage_error(cmd, "bad --frames range '%s' (" FRAME_RANGE_SYNTAX ")", p.arg);
 				goto out;
 			}
+			first = range.first;
+			last = range.last;
 			has_range = true;
 		}
 	}

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frame_range.h"
 #include "hwct_config.h"
 #include "planner.h"
 #include "replay.h"
@@ -179,31 +180,6 @@ static bool parse_u64(const char *s, uint64_t *out)
 	return true;
 }
 
-/* "A-B", "A-", "-B", "N" into [first, last]. */
-static bool parse_range(const char *s, uint64_t *first, uint64_t *last)
-{
-	const char *dash = strchr(s, '-');
-	char a[32];
-
-	if (!dash) {
-		return parse_u64(s, first) && (*last = *first, true);
-	}
-	if ((size_t)(dash - s) >= sizeof(a) || (dash == s && !dash[1])) {
-		return false;
-	}
-	memcpy(a, s, (size_t)(dash - s));
-	a[dash - s] = '\0';
-	*first = 0;
-	*last = UINT64_MAX;
-	if (a[0] && !parse_u64(a, first)) {
-		return false;
-	}
-	if (dash[1] && !parse_u64(dash + 1, last)) {
-		return false;
-	}
-	return *first <= *last;
-}
-
 /* The index of value in names (NULL-terminated), -1 when absent. */
 /* "WxH" or "WxH@HZ" into opts' mode; -1 when malformed or out of range. */
 static int parse_mode(const char *s, struct replay_options *opts)
@@ -269,6 +245,7 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	static const char *const maps[] = { "letterbox", "scale", "none", NULL };
 	static const char *const fallbacks[] = { "none", "equivalent", NULL };
 	static const char *const compositors[] = { "pixman", "gl", NULL };
+	struct frame_range range;
 	uint64_t n;
 	int i;
 
@@ -300,9 +277,11 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 		opts->compositor = v;
 		return 0;
 	case OPT_FRAMES:
-		if (!parse_range(v, &opts->first, &opts->last)) {
-			return usage_error(err, "--frames: '%s' is not A-B, A-, -B or N with A <= B", v);
+		if (!frame_range_parse(v, &range)) {
+			return usage_error(err, "--frames: '%s' is not " FRAME_RANGE_SYNTAX, v);
 		}
+		opts->first = range.first;
+		opts->last = range.last;
 		return 0;
 	case OPT_DISPLAY:
 		if (!parse_u64(v, &opts->display)) {
