@@ -155,6 +155,8 @@ static int open_target(struct replay_session *s)
 		.hwc2_call_log = o->hwc2_call_log,
 	};
 	kind = replay_target_default(o->target, &arg);
+	s->target_config = cfg;
+	s->target_kind = kind;
 	if (replay_target_open(&s->target, kind, arg, &cfg, &err) < 0) {
 		replay_error("%s%s", err.message, o->target == REPLAY_TARGET_DEFAULT ?
 			" (the default target; choose one with --profile, --device, --hwc2 or --vm)" : "");
@@ -304,6 +306,11 @@ static void close_session(struct replay_session *s)
 	replay_fallback_destroy(s->fallback);
 	if (s->target_open) {
 		replay_target_close(&s->target);
+	}
+	for (size_t i = 0; i < s->slot_count; i++) {
+		if (s->slots[i].has_crtc) {
+			replay_target_close(&s->slots[i].target);
+		}
 	}
 	compositor_destroy(s->compositor);
 	replay_recording_finish(&s->recording);

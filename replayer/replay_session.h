@@ -27,6 +27,17 @@
 #define REPLAY_MAX_TRIOS 16	/* mismatch pictures (-expected/-actual/-diff) written at most */
 #define REPLAY_MESSAGE_MAX 768
 
+#define REPLAY_MAX_DISPLAYS 16	/* displays of a trace replayed on their own CRTC (--profile) */
+
+/* A display of the trace after the first (--profile): its own CRTC of the board, or none. */
+struct replay_display_slot {
+	uint64_t display;		/* hwc2_display_t */
+	struct replay_target target;	/* open when has_crtc */
+	bool has_crtc;
+	struct replay_map map;		/* its recorded mode onto its CRTC */
+	uint64_t skipped;		/* frames not replayed: no CRTC for it */
+};
+
 /* Backend reports printed; the rest are counted (totals.noted_frames) and kept in the results. */
 #define REPLAY_NOTES_SHOWN 5
 
@@ -44,6 +55,13 @@ struct replay_session {
 	struct planner_options planner_options;
 	struct replay_target target;
 	bool target_open;
+	struct replay_target_config target_config;	/* what target was opened with */
+	enum replay_target_kind target_kind;
+	/* --profile without --display: the first display on target, the others here */
+	bool has_first_display;
+	uint64_t first_display;
+	struct replay_display_slot slots[REPLAY_MAX_DISPLAYS];
+	size_t slot_count;
 	enum replay_timing timing;		/* resolved */
 	struct replay_results results;
 	struct replay_scene *scenes;

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,40 @@
 static void profile_finish(struct replay_target *t)
 {
 	board_destroy(t->priv);
+}
+
+/*
+ * Moves board to its crtc_slot-th CRTC other than its own: its mode is not
+ * known (the dump gives the mode of one CRTC), and the planes that CRTCs of
+ * cfg->crtc_taken can use are left to them. -ENOSPC when there is no such CRTC.
+ */
+static int other_crtc(struct replay_target *t, struct board *board, const struct replay_target_config *cfg,
+	const char *arg, struct hwct_error *err)
+{
+	uint32_t seen = 0, index = UINT32_MAX;
+
+	for (uint32_t i = 0; i < board->crtc_count && i < 32; i++) {
+		if (i != board->crtc_index && ++seen == cfg->crtc_slot) {
+			index = i;
+			break;
+		}
+	}
+	if (index == UINT32_MAX) {
+		return hwct_error_set(err, -ENOSPC, arg, UINT64_MAX, "%zu CRTC%s: none for display %" PRIu32
+			" of the trace", board->crtc_count, board->crtc_count == 1 ? "" : "s", cfg->crtc_slot);
+	}
+	board->crtc_index = index;
+	board->crtc_id = board->crtc_ids[index];
+	board->width = board->height = 0;
+	for (size_t p = 0; p < board->plane_count; p++) {
+		struct board_plane *plane = &board->planes[p];
+
+		if ((plane->possible_crtcs & (1u << index)) && (plane->possible_crtcs & cfg->crtc_taken)) {
+			plane->possible_crtcs &= ~(1u << index);
+			t->planes_ceded++;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -35,6 +70,14 @@ static int profile_open(struct replay_target *t, const char *arg, const struct r
 		return err && err->code ? err->code : -EINVAL;
 	}
 	opts.budget_ns = PROFILE_SEARCH_BUDGET_NS;
+	if (cfg->crtc_slot) {
+		int ret = other_crtc(t, board, cfg, arg, err);
+
+		if (ret < 0) {
+			board_destroy(board);
+			return ret;
+		}
+	}
 	if (cfg->mode_width && cfg->mode_height) {	/* --mode: the board is assumed to drive it */
 		board->width = cfg->mode_width;
 		board->height = cfg->mode_height;

@@ -30,6 +30,13 @@ struct replay_target_config {
 	uint32_t mode_refresh_hz;	/* 0: 60 Hz */
 	bool hwc2_end_close;		/* --hwc2-end close */
 	const char *hwc2_call_log;	/* --hwc2-call-log, NULL none */
+	/*
+	 * --profile, a trace's display after the first: plan on the board's
+	 * crtc_slot-th other CRTC (0: the board's own), and leave the planes
+	 * that CRTCs in crtc_taken (bits by CRTC index) can use to those.
+	 */
+	uint32_t crtc_slot;
+	uint32_t crtc_taken;
 };
 
 /* What results name as the planner when an HWC2 module decides. */
@@ -44,6 +51,7 @@ struct replay_target {
 	int64_t vsync_period_ns;	/* 0 unknown: the recorded display's is used */
 	enum replay_timing default_timing;
 	bool module_decides;		/* an HWC2 module plans, not the --planner */
+	uint32_t planes_ceded;		/* planes left to other displays' CRTCs (crtc_taken) */
 	void *priv;			/* the open function's state */
 	void (*finish)(struct replay_target *t);	/* frees priv; may be NULL */
 };
