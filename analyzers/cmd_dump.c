@@ -131,6 +131,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct dump_filter filter = { .last = UINT64_MAX, .kinds = UINT64_MAX };
 	struct frame_range range;
+	bool has_range = false;
 	struct dump_options opts = { 0 };
 	struct cli_parser p;
 	struct hwct_reader *r;
@@ -156,6 +157,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 			}
 			filter.first = range.first;
 			filter.last = range.last;
+			has_range = true;
 			break;
 		case OPT_JSON:
 			json = true;
@@ -192,6 +194,16 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		ret = CLI_EXIT_FAILURE;
 		goto out;
 	}
+	/* frame N of a trace of N frames is the records after its last FrameEnd */
+	if (has_range && !frame_range_within(&range, hwct_reader_info(r)->frame_count + 1)) {
+		uint64_t count = hwct_reader_info(r)->frame_count;
+
+		cli_usage_error(cmd, "--frames: %s has %" PRIu64 " frames (0 to %" PRIu64 ", then the records "
+			"after the last FrameEnd as frame %" PRIu64 "), none from %" PRIu64, p.positional[0], count,
+			count ? count - 1 : 0, count, range.first);
+		hwct_reader_destroy(r);
+		goto out;
+	}
 	ret = dump(r, &filter, json, &opts);
 	if (ret < 0) {
 		const struct hwct_error *e = hwct_reader_error(r);
@@ -211,7 +223,8 @@ const struct cli_command cmd_dump = {
 	.synopsis = "FILE [--frames A-B] [--records KIND,...] [--json] [--no-blob-data] [--verbose]",
 	.options =
 		"  --frames A-B        only records of display frames A to B (also A-, -B, N):\n"
-		"                      those after FrameEnd A-1 up to FrameEnd B\n"
+		"                      those after FrameEnd A-1 up to FrameEnd B; A past the\n"
+		"                      trace's last frame is a usage error\n"
 		"  --records KIND,...  only these record kinds: environment, display, call, buffer,\n"
 		"                      blob, fence, callback, keyframe, frame_end, capture_stats, note\n"
 		"  --json              one JSON object per record and line (JSON Lines)\n"

@@ -409,6 +409,34 @@ int test_dump_truncated(struct fixture *fx)
 }
 
 /*
+ * --frames from past the trace's frames (0 to N-1, and N: the records after
+ * the last FrameEnd): a usage error naming the frames there are; a range
+ * running past the end is only cut there.
+ */
+int test_dump_frames_past_end(struct fixture *fx)
+{
+	const char *args[] = { "dump", "--frames", "40-50", NULL, NULL };
+	const char *tail[] = { "dump", "--frames", "10-50", NULL, NULL };
+	char expect[160];
+	struct test_run run;
+
+	fixture_trace(fx, FIXTURE_FRAMES);
+	args[3] = tail[3] = fx->trace;
+	fixture_run(fx, &run, args);
+	CHECK_EQ_U64(run.status, 2);
+	CHECK(run.out_size == 0);
+	snprintf(expect, sizeof(expect), "has %d frames (0 to %d, then the records after the last FrameEnd "
+		"as frame %d), none from 40", FIXTURE_FRAMES, FIXTURE_FRAMES - 1, FIXTURE_FRAMES);
+	CHECK_MSG(test_contains(run.err, expect), "stderr: %s", run.err);
+	test_run_finish(&run);
+	fixture_run(fx, &run, tail);
+	CHECK_EQ_U64(run.status, 0);
+	CHECK(test_contains(run.out, "=== frame 11 "));
+	test_run_finish(&run);
+	return 0;
+}
+
+/*
  * `hwc-trace dump | head -c 4096`: the reader takes one chunk and goes away
  * while the dump still has output to write (its whole output is checked to
  * exceed what the pipe, the chunk read and the tool's 64 KiB stdout buffer

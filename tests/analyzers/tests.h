@@ -56,6 +56,7 @@ int test_dump_frames(struct fixture *fx, const char *range, uint64_t first, uint
 int test_dump_records(struct fixture *fx);
 int test_dump_truncated(struct fixture *fx);
 int test_dump_epipe(struct fixture *fx);
+int test_dump_frames_past_end(struct fixture *fx);
 int test_repair_truncated(struct fixture *fx);
 int test_repair_intact(struct fixture *fx);
 int test_repair_damaged_frame(struct fixture *fx);
