@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "extract.h"
+#include "safe_dir.h"
 #endif
 
 enum {
@@ -120,7 +121,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 			ret = CLI_EXIT_FAILURE;
 			goto out;
 		}
-		dirfd = extract_dir_open(p.positional[1], msg, sizeof(msg));
+		dirfd = safe_dir_open(p.positional[1], true, msg, sizeof(msg));
 		if (dirfd < 0) {
 			cli_error("%s", msg);
 			hwct_reader_destroy(r);

@@ -1,9 +1,9 @@
 /*
  * `hwc-trace extract`: one display frame's buffers as PNG files, a composed
  * preview and a frame.json, in a directory written only through its
- * descriptor (common/safe_dir.h). extract_image.c converts and encodes
- * images, extract_dir.c opens the directory, extract_frame.c does the
- * frame, cmd_extract.c the command.
+ * descriptor (common/safe_dir.h, which also opens it). extract_image.c
+ * converts and encodes images, extract_frame.c does the frame,
+ * cmd_extract.c the command.
  * Built with libpng and json-c (HWCT_HAVE_EXTRACT).
  */
 #ifndef HWCT_ANALYZERS_EXTRACT_H
@@ -43,12 +43,6 @@ int extract_png_write(FILE *f, const struct extract_rgba *img);
 /* The four characters of a DRM fourcc ("AB24") into buf[5]; "????" for 0. */
 const char *extract_fourcc_name(uint32_t fourcc, char buf[5]);
 
-/*
- * Opens the output directory, creating it (not its parents) when missing.
- * The directory itself must not be a symbolic link. Returns its fd, or
- * -errno with msg saying what. Files go in with safe_dir_write().
- */
-int extract_dir_open(const char *path, char *msg, size_t size);
 
 struct extract_result {
 	unsigned files;			/* files written (PNG and frame.json) */

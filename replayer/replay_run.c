@@ -14,9 +14,9 @@
 #include "board.h"
 #include "compositor.h"
 #include "planner.h"
-#include "replay_dir.h"
 #include "replay_guard.h"
 #include "replay_session.h"
+#include "safe_dir.h"
 
 void replay_error(const char *fmt, ...)
 {
@@ -88,7 +88,7 @@ static int open_inputs(struct replay_session *s)
 		}
 	}
 	if (o->dump_images) {
-		s->dump_dir = replay_dir_open(o->dump_images, true, msg, sizeof(msg));
+		s->dump_dir = safe_dir_open(o->dump_images, true, msg, sizeof(msg));
 		if (s->dump_dir < 0) {
 			replay_error("--dump-images: %s", msg);
 			return REPLAY_EXIT_USAGE;

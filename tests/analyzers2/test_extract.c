@@ -233,6 +233,14 @@ int test_extract_symlinks(const struct env2 *env)
 	test_run_finish(&run);
 	snprintf(link, sizeof(link), "%s/frame.json", outside);
 	CHECK(!test_file_exists(link));
+
+	/* a link in OUT_DIR's path: refused as well (common/safe_dir.h), nothing created past it */
+	snprintf(link, sizeof(link), "%s/sub", linked);
+	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "3", link, NULL });
+	CHECK_MSG(run.status == 1 && test_contains(run.err, "symbolic link"), "status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	snprintf(link, sizeof(link), "%s/sub", outside);
+	CHECK(!test_file_exists(link));
 	return 0;
 }
 
