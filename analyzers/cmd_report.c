@@ -4,6 +4,7 @@
  * (report.h; the page's script is analyzers/report/report.js).
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "cli.h"
@@ -12,20 +13,46 @@
 enum {
 	OPT_OUTPUT = 256,
 	OPT_MAX_MESSAGES,
+	OPT_MAX_IMAGE_BYTES,
 };
 
 static const struct cli_option options[] = {
 	{ "output", 'o', true, OPT_OUTPUT },
 	{ "max-messages", 0, true, OPT_MAX_MESSAGES },
+	{ "max-image-bytes", 0, true, OPT_MAX_IMAGE_BYTES },
 	{ NULL, 0, false, 0 },
 };
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
+/* A count with an optional K, M or G (powers of 1024). Returns false when malformed. */
+static bool parse_size(const char *s, unsigned long long *out)
 {
-	struct report_options opts = { .max_messages = 2000 };
-	struct cli_parser p;
 	unsigned long long n;
 	char *end;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || end == s || s[0] == '-') {
+		return false;
+	}
+	for (const char *u = "KMG"; *end && *u; u++) {
+		if (*end == *u) {
+			if (n > UINT64_MAX >> (10 * (u - "KMG" + 1))) {
+				return false;
+			}
+			n <<= 10 * (u - "KMG" + 1);
+			end++;
+			break;
+		}
+	}
+	*out = n;
+	return *end == '\0';
+}
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct report_options opts = { .max_messages = 2000, .max_image_bytes = 8ull << 20 };
+	struct cli_parser p;
+	unsigned long long n;
 	int key, ret = CLI_EXIT_USAGE;
 
 	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
@@ -42,13 +69,18 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 			opts.output = p.arg;
 			break;
 		case OPT_MAX_MESSAGES:
-			errno = 0;
-			n = strtoull(p.arg, &end, 10);
-			if (errno || end == p.arg || *end || p.arg[0] == '-') {
+			if (!parse_size(p.arg, &n) || n > SIZE_MAX) {
 				cli_usage_error(cmd, "bad --max-messages '%s' (a count)", p.arg);
 				goto out;
 			}
 			opts.max_messages = (size_t)n;
+			break;
+		case OPT_MAX_IMAGE_BYTES:
+			if (!parse_size(p.arg, &n)) {
+				cli_usage_error(cmd, "bad --max-image-bytes '%s' (bytes, with K, M or G)", p.arg);
+				goto out;
+			}
+			opts.max_image_bytes = n;
 			break;
 		default:
 			break;
@@ -76,13 +108,15 @@ out:
 const struct cli_command cmd_report = {
 	.name = "report",
 	.summary = "one self-contained HTML page of a trace and its replays",
-	.synopsis = "TRACE [RESULTS.json ...] -o OUT.html [--max-messages N]",
+	.synopsis = "TRACE [RESULTS.json ...] -o OUT.html [--max-messages N] [--max-image-bytes SIZE]",
 	.options = "  TRACE and the hwc-replay results files of its replays; the page opens from disk\n"
 		"  with no network: header, timeline of every frame, frame view (layers to scale,\n"
 		"  coloured by plane), and with two or more results the comparison of the first\n"
 		"  with each other one, as `hwc-trace diff A B` makes it.\n"
 		"  -o, --output FILE     the HTML file to write (replaced atomically)\n"
 		"  --max-messages N      difference lines kept per comparison (default 2000; every\n"
-		"                        differing frame is marked whatever N)\n",
+		"                        differing frame is marked whatever N)\n"
+		"  --max-image-bytes SIZE  pictures of `hwc-replay --dump-images` runs embedded, the\n"
+		"                        differing frames first, then sampled ones (default 8M, 0 none)\n",
 	.run = run,
 };

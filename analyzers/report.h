@@ -86,28 +86,61 @@ void report_trace_finish(struct report_trace *t);
 /* Writes the trace part of the data: members "trace" ... "stacks" (no braces). Returns 0 or -errno. */
 int report_write_trace(FILE *f, const struct report_trace *t);
 
-/*
- * Writes the members "results" and "comparisons" of the data for the
- * results files paths[0..count): each file's header, totals and per frame
- * plan, checksum and efficiency; the comparison of the first with each
- * other as `hwc-trace diff` makes it (at most max_messages difference
- * lines each). Returns 0, or -errno with msg naming the file and where.
- */
-int report_write_results(FILE *f, char *const *paths, size_t count, size_t max_messages, char *msg, size_t size);
-
-/* Writes s (len bytes; invalid UTF-8 becomes U+FFFD) as a JSON string safe inside <script>. */
-void report_json_string(FILE *f, const char *s, size_t len);
-
-/* The same for a NUL-terminated string; null for NULL. */
-void report_json_cstr(FILE *f, const char *s);
-
 /* Options of the page. */
 struct report_options {
 	const char *output;		/* OUT.html */
 	char *const *results;		/* results files, may be none */
 	size_t result_count;
 	size_t max_messages;		/* difference lines kept per comparison */
+	uint64_t max_image_bytes;	/* budget of embedded pictures (base64 bytes), 0 none */
 };
+
+/*
+ * Writes the members "results", "comparisons" and "images" of the data for
+ * the results files opts->results: each file's header, totals and per
+ * frame plan, checksum and efficiency; the comparison of the first with
+ * each other as `hwc-trace diff` makes it (at most max_messages difference
+ * lines each); the --dump-images pictures of differing and sampled frames
+ * within max_image_bytes. Returns 0, or -errno with msg naming the file
+ * and where.
+ */
+int report_write_results(FILE *f, const struct report_options *opts, char *msg, size_t size);
+
+#define REPORT_MAX_RESULTS 16		/* results files of one report */
+
+/* The --dump-images pictures of one results file. */
+struct report_image {
+	uint64_t frame;
+	char name[32];			/* "frame-000123.png" */
+};
+
+struct report_images {
+	char *dir;			/* owned, NULL when the run dumped none */
+	struct report_image *items;	/* owned, by frame (first play only) */
+	size_t count;
+};
+
+struct json_object;
+
+/* Reads images_dir and the frames' image names of results root. Returns 0 or -ENOMEM. */
+int report_images_read(struct report_images *im, const char *results_path, struct json_object *root);
+
+void report_images_finish(struct report_images *im);
+
+/*
+ * Writes the member "images": [results index, frame, data URL] for the
+ * frames in differing (sorted) first, then sampled frames, each frame with
+ * the pictures of every results file that has one, while they fit in
+ * budget bytes.
+ */
+void report_write_images(FILE *f, const struct report_images *ims, size_t count, const uint64_t *differing,
+	size_t differing_count, uint64_t budget);
+
+/* Writes s (len bytes; invalid UTF-8 becomes U+FFFD) as a JSON string safe inside <script>. */
+void report_json_string(FILE *f, const char *s, size_t len);
+
+/* The same for a NUL-terminated string; null for NULL. */
+void report_json_cstr(FILE *f, const char *s);
 
 /*
  * Collects the trace and writes the page to opts->output. Returns an enum

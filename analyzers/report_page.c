@@ -40,8 +40,7 @@ static int write_page(FILE *f, void *ctx)
 		"<script type=\"application/json\" id=\"hwct-data\">\n{\"report_version\":1,\n", f);
 	ret = report_write_trace(f, p->trace);
 	if (ret == 0) {
-		ret = report_write_results(f, p->opts->results, p->opts->result_count, p->opts->max_messages, p->msg,
-			sizeof(p->msg));
+		ret = report_write_results(f, p->opts, p->msg, sizeof(p->msg));
 		if (ret < 0 && !p->msg[0]) {
 			snprintf(p->msg, sizeof(p->msg), "%s", strerror(-ret));
 		}

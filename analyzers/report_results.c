@@ -148,8 +148,8 @@ static int64_t int_or(struct json_object *v, int64_t fallback)
 	return json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : fallback;
 }
 
-/* One results file for the page. Returns 0, -ENOMEM, or -EINVAL with msg. */
-static int write_one(FILE *f, const char *path, char *msg, size_t size)
+/* One results file for the page; its pictures into im. Returns 0, -ENOMEM, or -EINVAL with msg. */
+static int write_one(FILE *f, const char *path, struct report_images *im, char *msg, size_t size)
 {
 	static const char *const header[] = { "tool", "recording", "replay_environment", "target", "board", "planner",
 		"compositor", "pixels", "timing", "format_fallback", "range", "mode_map", "images_dir", "totals",
@@ -168,7 +168,7 @@ static int write_one(FILE *f, const char *path, char *msg, size_t size)
 		return -EINVAL;
 	}
 	n = json_object_array_length(frames);
-	plan_of = malloc((n ? n : 1) * sizeof(*plan_of));
+	plan_of = report_images_read(im, path, root) < 0 ? NULL : malloc((n ? n : 1) * sizeof(*plan_of));
 	for (size_t i = 0; plan_of && i < n && ret == 0; i++) {
 		long index = plan_index(&plans, json_object_array_get_idx(frames, i));
 
@@ -249,9 +249,15 @@ static int by_frame(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The comparison of a with b as `hwc-trace diff` makes it. */
+/* Frames collected over the comparisons (for the pictures). */
+struct frame_list {
+	uint64_t *frames;		/* owned */
+	size_t count;
+};
+
+/* The comparison of a with b as `hwc-trace diff` makes it; its differing frames added to all. */
 static int write_comparison(FILE *f, size_t bi, const struct diff_results *a, const struct diff_results *b,
-	const char *pa, const char *pb, size_t max_messages)
+	const char *pa, const char *pb, size_t max_messages, struct frame_list *all)
 {
 	struct diff_report r = { .a = pa, .b = pb };
 	uint64_t *frames;
@@ -270,6 +276,17 @@ static int write_comparison(FILE *f, size_t bi, const struct diff_results *a, co
 		frames[n++] = r.entries[i].frame;
 	}
 	if (n) {
+		uint64_t *p = realloc(all->frames, (all->count + n) * sizeof(*p));
+
+		if (!p) {
+			free(frames);
+			diff_report_finish(&r);
+			return -ENOMEM;
+		}
+		all->frames = p;
+		for (size_t i = 0; i < n; i++) {
+			p[all->count++] = frames[i];
+		}
 		qsort(frames, n, sizeof(*frames), by_frame);
 	}
 	fprintf(f, "{\"a\":0,\"b\":%zu,\"compared\":%" PRIu64 ",\"only_a\":%" PRIu64 ",\"only_b\":%" PRIu64
@@ -301,10 +318,21 @@ static int write_comparison(FILE *f, size_t bi, const struct diff_results *a, co
 	return 0;
 }
 
-int report_write_results(FILE *f, char *const *paths, size_t count, size_t max_messages, char *msg, size_t size)
+int report_write_results(FILE *f, const struct report_options *opts, char *msg, size_t size)
 {
+	char *const *paths = opts->results;
+	size_t count = opts->result_count;
 	struct diff_results **res = calloc(count ? count : 1, sizeof(*res));
-	int ret = res ? 0 : -ENOMEM;
+	struct report_images *ims = calloc(count ? count : 1, sizeof(*ims));
+	struct frame_list differing = { 0 };
+	int ret = res && ims ? 0 : -ENOMEM;
+
+	if (count > REPORT_MAX_RESULTS) {
+		snprintf(msg, size, "%zu results files: at most %d in one report", count, REPORT_MAX_RESULTS);
+		free(res);
+		free(ims);
+		return -E2BIG;
+	}
 
 	for (size_t i = 0; i < count && ret == 0; i++) {
 		res[i] = diff_results_load(paths[i], msg, size);
@@ -315,23 +343,30 @@ int report_write_results(FILE *f, char *const *paths, size_t count, size_t max_m
 	}
 	for (size_t i = 0; i < count && ret == 0; i++) {
 		fputs(i ? ",\n" : "\n", f);
-		ret = write_one(f, paths[i], msg, size);
+		ret = write_one(f, paths[i], &ims[i], msg, size);
 	}
 	if (ret == 0) {
 		fputs("],\n\"comparisons\":[", f);
 	}
 	for (size_t i = 1; i < count && ret == 0; i++) {
 		fputs(i > 1 ? ",\n" : "\n", f);
-		ret = write_comparison(f, i, res[0], res[i], paths[0], paths[i], max_messages);
+		ret = write_comparison(f, i, res[0], res[i], paths[0], paths[i], opts->max_messages, &differing);
 	}
 	if (ret == 0) {
 		fputs("]", f);
+		if (differing.count) {
+			qsort(differing.frames, differing.count, sizeof(*differing.frames), by_frame);
+		}
+		report_write_images(f, ims, count, differing.frames, differing.count, opts->max_image_bytes);
 	} else if (ret == -ENOMEM) {
 		snprintf(msg, size, "out of memory");
 	}
-	for (size_t i = 0; res && i < count; i++) {
+	for (size_t i = 0; res && ims && i < count; i++) {
 		diff_results_destroy(res[i]);
+		report_images_finish(&ims[i]);
 	}
 	free(res);
+	free(ims);
+	free(differing.frames);
 	return ret;
 }

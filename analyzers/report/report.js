@@ -146,6 +146,14 @@
 		return m;
 	});
 
+	/* embedded pictures of --dump-images runs: "results:frame" -> data URL */
+	const images = new Map();
+	for (const [ri, frame, src] of data.images || []) {
+		if (typeof src === 'string' && src.startsWith('data:image/png;base64,')) {
+			images.set(ri + ':' + frame, src);
+		}
+	}
+
 	const state = { frame: frameCount ? 0 : -1, source: results.length ? 0 : -1, view: [0, frameCount] };
 
 	/* ------------------------------------------------------------- header */
@@ -310,7 +318,7 @@
 			ctx.fillStyle = '#5f6368';
 		});
 		for (let k = 0; k < diffRows; k++) {
-			ctx.fillText('differs: results 1 vs ' + (comparisons[k].b + 1), 4, ROWS.length * rowH + 10 * k + 10 + 12);
+			ctx.fillText('differs: 1 vs ' + (comparisons[k].b + 1), width - 90, ROWS.length * rowH + 10 * k + 10);
 		}
 		ctx.fillText('frames ' + (frameCount ? frames.f[v0] + '–' + frames.f[v1 - 1] : 'none') + ' of ' + frameCount +
 			' (wheel: zoom, click: select)', 4, height - 3);
@@ -567,6 +575,75 @@
 		return keyValueTable(rows);
 	}
 
+	/* The pictures of a frame, and where two results differ, their difference drawn in red. */
+	function pictures(index) {
+		const frame = frames.f[index];
+		const box = el('div', { class: 'pictures', id: 'frame-pictures' });
+		if (!images.size) {
+			return box;
+		}
+		box.appendChild(el('h3', null, 'Pictures'));
+		const shown = [];
+		results.forEach((r, ri) => {
+			const src = images.get(ri + ':' + frame);
+			if (src) {
+				const img = el('img', { alt: 'results ' + (ri + 1) + ', frame ' + frame, 'data-results': ri });
+				img.src = src;
+				box.appendChild(el('figure', null, img, el('figcaption', null, 'results ' + (ri + 1))));
+				shown.push([ri, img]);
+			}
+		});
+		if (!shown.length) {
+			box.appendChild(el('p', { class: 'muted' }, 'No picture of this frame was embedded (hwc-replay ' +
+				'--dump-images; hwc-trace report --max-image-bytes).'));
+		}
+		const base = shown.find(([ri]) => ri === 0);
+		for (const [ri, img] of shown) {
+			if (!base || ri === 0) {
+				continue;
+			}
+			const canvasDiff = el('canvas', { class: 'difference', 'data-results': ri });
+			const caption = el('figcaption', null, 'difference 1 vs ' + (ri + 1));
+			box.appendChild(el('figure', null, canvasDiff, caption));
+			Promise.all([base[1].decode(), img.decode()]).then(() => {
+				const w = Math.min(base[1].naturalWidth, img.naturalWidth), h = Math.min(base[1].naturalHeight,
+					img.naturalHeight);
+				const read = (image) => {
+					const c = document.createElement('canvas');
+					c.width = w;
+					c.height = h;
+					const ctx = c.getContext('2d');
+					ctx.drawImage(image, 0, 0);
+					return ctx.getImageData(0, 0, w, h);
+				};
+				const a = read(base[1]), b = read(img);
+				canvasDiff.width = w;
+				canvasDiff.height = h;
+				const ctx = canvasDiff.getContext('2d');
+				const outData = ctx.createImageData(w, h);
+				let differing = 0;
+				for (let i = 0; i < a.data.length; i += 4) {
+					const d = Math.abs(a.data[i] - b.data[i]) + Math.abs(a.data[i + 1] - b.data[i + 1]) +
+						Math.abs(a.data[i + 2] - b.data[i + 2]);
+					const y = (a.data[i] + a.data[i + 1] + a.data[i + 2]) / 12;
+					outData.data[i] = d ? 255 : y;
+					outData.data[i + 1] = d ? 0 : y;
+					outData.data[i + 2] = d ? 0 : y;
+					outData.data[i + 3] = 255;
+					differing += d ? 1 : 0;
+				}
+				ctx.putImageData(outData, 0, 0);
+				caption.textContent = 'difference 1 vs ' + (ri + 1) + ': ' + differing + ' pixels differ' +
+					(base[1].naturalWidth !== img.naturalWidth || base[1].naturalHeight !== img.naturalHeight ?
+						' (sizes differ)' : '');
+				canvasDiff.setAttribute('data-differing', String(differing));
+			}).catch(() => {
+				caption.textContent = 'difference 1 vs ' + (ri + 1) + ': a picture could not be decoded';
+			});
+		}
+		return box;
+	}
+
 	function selectIndex(index) {
 		if (index < 0 || index >= frameCount) {
 			return;
@@ -582,6 +659,7 @@
 		}
 		tableBox.appendChild(frameFacts(index));
 		tableBox.appendChild(layerTable(index));
+		tableBox.appendChild(pictures(index));
 		const path = shellQuote(data.trace.path);
 		commandsBox.textContent = 'hwc-trace dump ' + path + ' --frames ' + frame + '\n' +
 			'hwc-trace extract ' + path + ' --frame ' + frame + ' frame-' + frame;

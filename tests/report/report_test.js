@@ -10,6 +10,9 @@
  *   node report_test.js compare         two results that differ (vkms overlays vs no overlays,
  *                                       and a copy of one with three frames edited): the page
  *                                       marks exactly the frames whose plan or checksum differ
+ *   node report_test.js pictures        two --dump-images runs: their pictures are embedded and
+ *                                       their difference shows no pixel exactly where the
+ *                                       checksums agree
  *   node report_test.js hostile         a trace whose strings carry markup and script: shown as
  *                                       text, nothing injected, nothing run
  *
@@ -268,6 +271,45 @@ async function caseCompare(browser) {
 		' frames, the edited copy in ' + changes.join(', ') + '; the page marks exactly these');
 }
 
+async function casePictures(browser) {
+	const trace = path.join(out, 'home1024.zst');
+	run(env.HWCT_SCENARIO, ['home', trace, '--frames', '8', '--size', '1024x768']);
+	const runs = [['vkms-6.1-overlays.json', ['--format-fallback', 'equivalent']], ['vkms-6.1-no-overlays.json', []]];
+	const results = runs.map(([board, extra], i) => {
+		fs.mkdirSync(path.join(out, 'images-' + i));
+		run(env.HWCT_REPLAY, [trace, '--profile', path.join(boards, board), '--results', path.join(out, 'r' + i + '.json'),
+			'--dump-images', path.join(out, 'images-' + i), '--quiet', ...extra]);
+		return JSON.parse(fs.readFileSync(path.join(out, 'r' + i + '.json'), 'utf8'));
+	});
+	/* the same pictures from both runs: B's frame 5 becomes A's frame 3, its checksum with it */
+	const a3 = resultFrame(results[0], 3), b5 = resultFrame(results[1], 5);
+	check(a3.checksum !== resultFrame(results[0], 5).checksum, 'frames 3 and 5 have the same picture');
+	fs.copyFileSync(path.join(out, 'images-0', a3.image), path.join(out, 'images-1', b5.image));
+	b5.checksum = a3.checksum;
+	fs.writeFileSync(path.join(out, 'r1.json'), JSON.stringify(results[1]));
+	const html = path.join(out, 'pictures.html');
+	report(trace, [path.join(out, 'r0.json'), path.join(out, 'r1.json')], html);
+	const page = await open(browser, html);
+	let same = 0;
+	for (const fa of results[0].frames) {
+		const fb = resultFrame(results[1], fa.frame);
+		await selectFrame(page, fa.frame);
+		const facts = await page.evaluate('new Promise((resolve) => { const t0 = Date.now(); (function poll() { ' +
+			'const c = document.querySelector("#frame-pictures canvas.difference"); ' +
+			'if (c && c.dataset.differing !== undefined) resolve({ imgs: document.querySelectorAll("#frame-pictures img").length, ' +
+			'differing: Number(c.dataset.differing) }); else if (Date.now() - t0 > 10000) resolve(null); ' +
+			'else setTimeout(poll, 20); })(); })');
+		check(facts, 'frame ' + fa.frame + ': no difference picture');
+		check(facts.imgs === 2, 'frame ' + fa.frame + ': ' + facts.imgs + ' pictures, not 2');
+		check((facts.differing === 0) === (fa.checksum === fb.checksum), 'frame ' + fa.frame + ': ' + facts.differing +
+			' pixels differ, checksums ' + fa.checksum + ' and ' + fb.checksum);
+		same += fa.checksum === fb.checksum;
+	}
+	checkNoErrors(page, 'after the checks');
+	console.log('pictures: ' + results[0].frames.length + ' frames, ' + same + ' with equal checksums, ' +
+		'their difference pictures agree');
+}
+
 async function caseHostile(browser) {
 	const trace = path.join(out, 'hostile.zst');
 	run(env.HWCT_HOSTILE_GEN, [trace]);
@@ -312,6 +354,8 @@ async function main() {
 			await caseTrace(browser, testCase);
 		} else if (testCase === 'compare') {
 			await caseCompare(browser);
+		} else if (testCase === 'pictures') {
+			await casePictures(browser);
 		} else if (testCase === 'hostile') {
 			await caseHostile(browser);
 		} else {
