@@ -479,7 +479,7 @@ static void hwc2_destroy(struct backend *base)
 {
 	struct hwc2_backend *h = from_base(base);
 
-	bool android = h->module.dev && !h->end_close;
+	bool android = h->module.ready && !h->end_close;	/* a module that failed to open is closed */
 
 	if (h->pending_present >= 0) {
 		close(h->pending_present);

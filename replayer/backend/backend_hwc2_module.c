@@ -197,6 +197,7 @@ int hwc2_module_open(struct hwc2_module *m, const char *path, struct hwct_error 
 	}
 	ret = read_display(m, path, err);
 	backend_watch_leave();
+	m->ready = ret == 0;
 	return ret;
 }
 

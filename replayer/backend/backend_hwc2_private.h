@@ -83,6 +83,7 @@ struct hwc2_module {
 	pthread_cond_t hotplugged;
 	bool has_display;
 	hwc2_display_t display;		/* the first display hotplugged as connected */
+	bool ready;			/* opened: every required function, a display, its mode */
 	uint64_t hotplugs, refreshes, vsyncs;
 	uint32_t width, height;		/* the active config */
 	int64_t vsync_period_ns;
