@@ -40,6 +40,7 @@ enum option_key {
 	OPT_HWC2_TIMEOUT,
 	OPT_HWC2_END,
 	OPT_HWC2_CALL_LOG,
+	OPT_USERLAND,
 };
 
 struct option_def {
@@ -78,6 +79,7 @@ static const struct option_def options[] = {
 	{ "hwc2-timeout", 0, true, OPT_HWC2_TIMEOUT },
 	{ "hwc2-end", 0, true, OPT_HWC2_END },
 	{ "hwc2-call-log", 0, true, OPT_HWC2_CALL_LOG },
+	{ "userland", 0, true, OPT_USERLAND },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -97,7 +99,8 @@ static void print_help(FILE *f)
 		"    --kernel LINE|VERSION|list  a Debian kernel: 6.1, 6.12 (the newest of the line), an\n"
 		"                           exact version (6.12.117-1~deb12u1); list: what there is\n"
 		"    --kernel-image IMAGE   a kernel of one's own (bzImage or vmlinux), with\n"
-		"    --kernel-modules DIR   its modules (vkms.ko unless built in)\n\n"
+		"    --kernel-modules DIR   its modules (vkms.ko unless built in)\n"
+		"    --userland DIR         run in the root folder DIR (another Debian's Mesa)\n\n"
 		"options:\n"
 		"  --planner drmhwc|search  plane planner (default drmhwc)\n"
 		"  --compositor pixman|gl   compositor of the output (default pixman)\n"
@@ -348,11 +351,12 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	case OPT_KERNEL:
 	case OPT_KERNEL_IMAGE:
 	case OPT_KERNEL_MODULES:
+	case OPT_USERLAND:
 		if (!v[0]) {
 			return usage_error(err, "--%s needs a value", o->name);
 		}
-		*(o->key == OPT_KERNEL ? &opts->vm_kernel : o->key == OPT_KERNEL_IMAGE ?
-			&opts->vm_kernel_image : &opts->vm_kernel_modules) = v;
+		*(o->key == OPT_KERNEL ? &opts->vm_kernel : o->key == OPT_KERNEL_IMAGE ? &opts->vm_kernel_image :
+			o->key == OPT_KERNEL_MODULES ? &opts->vm_kernel_modules : &opts->vm_userland) = v;
 		return 0;
 	case OPT_HWC2_TIMEOUT:
 		if (!parse_u64(v, &n) || n > 86400) {
@@ -449,9 +453,10 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 			return ret;
 		}
 	}
-	if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules) {
+	if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules || opts->vm_userland) {
 		if (opts->target != REPLAY_TARGET_DEFAULT && opts->target != REPLAY_TARGET_VM) {
-			return usage_error(err, "--kernel, --kernel-image and --kernel-modules choose the kernel of --vm");
+			return usage_error(err, "--kernel, --kernel-image, --kernel-modules and --userland choose "
+				"the kernel and userland of --vm");
 		}
 		if (opts->vm_kernel && opts->vm_kernel_image) {
 			return usage_error(err, "--kernel and --kernel-image exclude each other");

@@ -4,7 +4,7 @@
  * files read-only and returns only its output and exit status, so the
  * results file travels back on the guest's standard output; --dump-images
  * cannot (refused). --kernel, --kernel-image and --kernel-modules choose the
- * VM's kernel (vm-run's options of the same names).
+ * VM's kernel, --userland its root folder (vm-run's options of the same names).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +36,8 @@ static const char *setting(const char *env, const char *built)
  * 0 when it is for the guest. */
 static int host_only(const char *arg)
 {
-	static const char *const with_value[] = { "--results", "--kernel", "--kernel-image", "--kernel-modules" };
+	static const char *const with_value[] = { "--results", "--kernel", "--kernel-image", "--kernel-modules",
+		"--userland" };
 
 	if (strcmp(arg, "--vm") == 0) {
 		return 1;
@@ -70,6 +71,10 @@ static size_t add_kernel_args(const struct replay_options *o, char **args, size_
 	if (o->vm_kernel_modules) {
 		args[n++] = "--kernel-modules";
 		args[n++] = (char *)o->vm_kernel_modules;
+	}
+	if (o->vm_userland) {
+		args[n++] = "--userland";
+		args[n++] = (char *)o->vm_userland;
 	}
 	return n;
 }

@@ -69,6 +69,7 @@ enum bisect_build_kind {
 	BISECT_BUILD_IMAGE,	/* image:IMAGE[:MODULES]: --vm --kernel-image IMAGE [--kernel-modules MODULES] */
 	BISECT_BUILD_HWC2,	/* hwc2:MODULE.so: --hwc2 MODULE.so */
 	BISECT_BUILD_LIBS,	/* libs:DIR: LD_LIBRARY_PATH=DIR (a Mesa or libdrm build), the target from the options */
+	BISECT_BUILD_USERLAND,	/* userland:DIR: --vm --userland DIR (another distribution's Mesa) */
 };
 
 struct bisect_build {

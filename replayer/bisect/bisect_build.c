@@ -15,6 +15,7 @@ static const struct {
 	{ "image:", BISECT_BUILD_IMAGE, "image" },
 	{ "hwc2:", BISECT_BUILD_HWC2, "hwc2" },
 	{ "libs:", BISECT_BUILD_LIBS, "libs" },
+	{ "userland:", BISECT_BUILD_USERLAND, "userland" },
 };
 
 #define KIND_COUNT (sizeof(kinds) / sizeof(kinds[0]))
@@ -67,7 +68,7 @@ int bisect_build_parse(const char *spec, struct bisect_build *b, char *msg, size
 	}
 	if (b->kind == BISECT_BUILD_KERNEL && !looks_like_version(value)) {
 		snprintf(msg, size, "build '%s': not a Debian kernel version (6.12.117-1~deb12u1), "
-			"nor kernel:, image:, hwc2: or libs: followed by one", spec);
+			"nor kernel:, image:, hwc2:, libs: or userland: followed by one", spec);
 		return -EINVAL;
 	}
 	b->spec = strdup(spec);
@@ -125,6 +126,11 @@ void bisect_build_args(const struct bisect_build *b, const char **argv, size_t *
 		break;
 	case BISECT_BUILD_HWC2:
 		argv[(*n)++] = "--hwc2";
+		argv[(*n)++] = b->path;
+		break;
+	case BISECT_BUILD_USERLAND:
+		argv[(*n)++] = "--vm";
+		argv[(*n)++] = "--userland";
 		argv[(*n)++] = b->path;
 		break;
 	case BISECT_BUILD_LIBS:

@@ -85,6 +85,7 @@ static void build_cases(void)
 			"--vm --kernel-image /k/vmlinux --kernel-modules /k/mods", "image__k_vmlinux__k_mods" },
 		{ "hwc2:/m/hwcomposer.so", 0, BISECT_BUILD_HWC2, "--hwc2 /m/hwcomposer.so", "hwc2__m_hwcomposer.so" },
 		{ "libs:/mesa/lib", 0, BISECT_BUILD_LIBS, "", "libs__mesa_lib" },
+		{ "userland:/ul/trixie", 0, BISECT_BUILD_USERLAND, "--vm --userland /ul/trixie", "userland__ul_trixie" },
 		{ "bzImage", -EINVAL, 0, NULL, NULL },
 		{ "kernel:", -EINVAL, 0, NULL, NULL },
 		{ "kernel:6.1;rm", -EINVAL, 0, NULL, NULL },

@@ -31,7 +31,7 @@ int test_cli_usage(const struct fixture *fx)
 		{ "flag-value", { TRACE, "--quiet=yes", NULL }, 2, NULL, "takes no value" },
 		{ "two-targets", { TRACE, "--profile", BOARD, "--vm", NULL }, 2, NULL, "only one target" },
 		{ "kernel-not-vm", { TRACE, "--profile", BOARD, "--kernel", "6.12", NULL }, 2, NULL,
-			"choose the kernel of --vm" },
+			"the kernel and userland of --vm" },
 		{ "kernel-and-image", { TRACE, "--vm", "--kernel", "6.12", "--kernel-image", "bz", NULL }, 2, NULL,
 			"exclude each other" },
 		{ "modules-no-image", { TRACE, "--kernel-modules", "/tmp", NULL }, 2, NULL,
