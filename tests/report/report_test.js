@@ -28,6 +28,10 @@ const { Browser } = require('./cdp.js');
 
 const env = process.env;
 const chromium = env.HWCT_CHROMIUM || '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) {
+	console.log('SKIP: no browser at ' + chromium + ' (scripts/install-deps.sh browser installs chromium)');
+	process.exit(77);
+}
 const root = env.HWCT_SOURCE_ROOT;
 const testCase = process.argv[2];
 const out = path.join(env.HWCT_OUT, testCase);
@@ -341,10 +345,6 @@ async function caseHostile(browser) {
 }
 
 async function main() {
-	if (!fs.existsSync(chromium)) {
-		console.log('SKIP: no browser at ' + chromium + ' (scripts/install-deps.sh browser installs chromium)');
-		process.exit(77);
-	}
 	fs.rmSync(out, { recursive: true, force: true });
 	fs.mkdirSync(out, { recursive: true });
 	const browser = await Browser.launch(chromium);
