@@ -4,8 +4,8 @@
 #   1. unit tests (no device), build/ with the default compiler;
 #   2. device tests on vkms in a qemu VM (suite "vm");
 #   3. unit tests again under ASan+UBSan (clang), build-asan/;
-#   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60) over a corpus
-#      seeded with the reference traces, build-fuzz/.
+#   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60) over its seeds
+#      (tests/fuzz/seeds.txt) and kept corpus (tests/fuzz/corpus), build-fuzz/.
 # Ends with one line "N passed, N failed, N skipped" over all of them.
 # Environment: HWCT_SKIP_VM=1 skips step 2; HWCT_FUZZ_SECONDS=0 skips step 4.
 set -u
@@ -70,8 +70,11 @@ if [ "$fuzz_seconds" != 0 ]; then
 			for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
 				cp -n $seed "$corpus"/ 2>/dev/null || true
 			done
+			# the kept corpus (tests/fuzz/corpus, scripts/fuzz-campaign.sh) is replayed first, read only
+			kept=tests/fuzz/corpus/$name
+			[ -d "$kept" ] || kept=
 			if "$target" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
-				-print_final_stats=1 "$corpus" >"$logs/$name.log" 2>&1; then
+				-print_final_stats=1 "$corpus" $kept >"$logs/$name.log" 2>&1; then
 				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
 				echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
 			else
