@@ -13,8 +13,9 @@
 #include <hwct/hwc2_names.h>
 
 #include "diff.h"
+#include "json_int.h"
+#include "results_version.h"
 
-#define RESULTS_VERSION 1
 #define RESULTS_MAX_BYTES (1ull << 31)
 
 struct loader {
@@ -49,13 +50,11 @@ static bool get_u64(struct loader *l, struct json_object *o, const char *key, co
 	if (optional && (!v || json_object_is_type(v, json_type_null))) {
 		return false;
 	}
-	if (!json_object_is_type(v, json_type_int) || (json_object_get_int64(v) < 0 &&
-		json_object_get_uint64(v) <= INT64_MAX)) {
+	if (!v || !hwct_json_get_u64(v, out)) {
 		snprintf(path, sizeof(path), "%s.%s", where, key);
 		schema_error(l, path, v ? "expected a non-negative integer" : "missing");
 		return false;
 	}
-	*out = json_object_get_uint64(v);
 	return true;
 }
 
@@ -248,9 +247,9 @@ struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 	frames = member(root, "frames");
 	if (!json_object_is_type(root, json_type_object) || !json_object_is_type(version, json_type_int)) {
 		schema_error(&l, "results_version", "missing: not an hwc-replay results file");
-	} else if (json_object_get_int64(version) != RESULTS_VERSION) {
+	} else if (json_object_get_int64(version) != HWCT_RESULTS_VERSION) {
 		snprintf(msg, size, "%s: results_version %" PRId64 " is not known (this program reads %d)", path,
-			json_object_get_int64(version), RESULTS_VERSION);
+			json_object_get_int64(version), HWCT_RESULTS_VERSION);
 		l.failed = true;
 	} else if (!json_object_is_type(frames, json_type_array)) {
 		schema_error(&l, "frames", "expected an array");

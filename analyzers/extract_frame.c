@@ -17,6 +17,7 @@
 #include <hwct/frame.h>
 #include <hwct/hwc2_names.h>
 
+#include "json_int.h"
 #include "compositor.h"
 #include "extract.h"
 #include "frame_scene.h"
@@ -41,11 +42,6 @@ static int write_json(FILE *f, void *ctx)
 static void put(struct json_object *o, const char *key, struct json_object *v)
 {
 	json_object_object_add(o, key, v);
-}
-
-static struct json_object *u64(uint64_t v)
-{
-	return v <= INT64_MAX ? json_object_new_int64((int64_t)v) : json_object_new_uint64(v);
 }
 
 static struct json_object *rect(const struct hwct_rect *r)
@@ -88,7 +84,7 @@ static void describe_buffer(struct json_object *o, const struct hwct_buffer_ref 
 	char hex[HWCT_HASH_HEX], fourcc[5];
 	uint32_t drm = frame_scene_fourcc(b->info);
 
-	put(o, "buffer", u64(b->buffer));
+	put(o, "buffer", hwct_json_u64(b->buffer));
 	put(o, "width", b->info ? json_object_new_int64(b->info->width) : NULL);
 	put(o, "height", b->info ? json_object_new_int64(b->info->height) : NULL);
 	put(o, "hal_format", b->info ? name_or_number(hwct_hwc2_pixel_format_name(b->info->hal_format),
@@ -132,7 +128,7 @@ static struct json_object *layer_entry(int dirfd, const struct hwct_layer *l, co
 	struct json_object *o = json_object_new_object();
 	char name[96];
 
-	put(o, "id", u64(l->id));
+	put(o, "id", hwct_json_u64(l->id));
 	put(o, "z", json_object_new_int(l->z));
 	put(o, "requested", name_or_number(hwct_hwc2_composition_name(l->requested), l->requested));
 	put(o, "final", name_or_number(hwct_hwc2_composition_name(l->final), l->final));
@@ -230,7 +226,7 @@ static struct json_object *preview(int dirfd, const struct scene *scene, struct 
 		if (composable(&scene->layers[i])) {
 			layers[n++] = &scene->layers[i];
 		} else {
-			json_object_array_add(left_out, u64(scene->layers[i].id));
+			json_object_array_add(left_out, hwct_json_u64(scene->layers[i].id));
 		}
 	}
 	rgba.pixels = target.data = malloc((size_t)target.stride * target.height);
@@ -262,10 +258,10 @@ static struct json_object *frame_report(const struct hwct_frame *f)
 {
 	struct json_object *o = json_object_new_object();
 
-	put(o, "frame", u64(f->frame));
-	put(o, "display", u64(f->display));
-	put(o, "display_frame", u64(f->display_frame));
-	put(o, "t_ns", u64(f->t_ns));
+	put(o, "frame", hwct_json_u64(f->frame));
+	put(o, "display", hwct_json_u64(f->display));
+	put(o, "display_frame", hwct_json_u64(f->display_frame));
+	put(o, "t_ns", hwct_json_u64(f->t_ns));
 	put(o, "width", f->width > 0 ? json_object_new_int(f->width) : NULL);
 	put(o, "height", f->height > 0 ? json_object_new_int(f->height) : NULL);
 	put(o, "validated", json_object_new_boolean(f->validated));

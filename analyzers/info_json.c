@@ -6,6 +6,7 @@
 
 #include <hwct/hwc2_names.h>
 
+#include "json_int.h"
 #include "info.h"
 #include "pb.h"
 
@@ -14,17 +15,6 @@ struct builder {
 	bool ok;
 	struct pbjson_options pb;
 };
-
-static struct json_object *u64(uint64_t v)
-{
-	char buf[32];
-
-	if (v <= (1ull << 53)) {
-		return json_object_new_int64((int64_t)v);
-	}
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return json_object_new_string(buf);
-}
 
 /* Adds value (a new reference, NULL meaning out of memory) under key. */
 static void put(struct builder *b, struct json_object *obj, const char *key, struct json_object *value)
@@ -46,7 +36,7 @@ static void put_null(struct builder *b, struct json_object *obj, const char *key
 static void put_u64_or_null(struct builder *b, struct json_object *obj, const char *key, bool has, uint64_t v)
 {
 	if (has) {
-		put(b, obj, key, u64(v));
+		put(b, obj, key, hwct_json_u64(v));
 	} else {
 		put_null(b, obj, key);
 	}
@@ -100,8 +90,8 @@ static struct json_object *displays(struct builder *b, const struct info_facts *
 		struct json_object *obj = d->display ? pbjson_message(&d->display->base, &b->pb) :
 			json_object_new_object();
 
-		put(b, obj, "id", u64(d->id));
-		put(b, obj, "frames", u64(d->frames));
+		put(b, obj, "id", hwct_json_u64(d->id));
+		put(b, obj, "frames", hwct_json_u64(d->frames));
 		append(b, array, obj);
 	}
 	return array;
@@ -112,27 +102,27 @@ static struct json_object *counts(struct builder *b, const struct info_facts *fa
 	struct json_object *obj = json_object_new_object(), *kinds = json_object_new_object();
 	struct json_object *functions = json_object_new_array();
 
-	put(b, obj, "display_frames", u64(facts->frame_ends));
-	put(b, obj, "records", u64(facts->records));
+	put(b, obj, "display_frames", hwct_json_u64(facts->frame_ends));
+	put(b, obj, "records", hwct_json_u64(facts->records));
 	for (unsigned i = 0; i < hwct__record__descriptor.n_fields; i++) {
-		put(b, kinds, hwct__record__descriptor.fields[i].name, u64(facts->records_by_kind[i]));
+		put(b, kinds, hwct__record__descriptor.fields[i].name, hwct_json_u64(facts->records_by_kind[i]));
 	}
 	put(b, obj, "records_by_kind", kinds);
-	put(b, obj, "calls", u64(facts->calls));
+	put(b, obj, "calls", hwct_json_u64(facts->calls));
 	for (size_t i = 0; i < facts->function_count; i++) {
 		struct json_object *f = json_object_new_object();
 
 		put(b, f, "function", json_object_new_int(facts->functions[i].function));
 		put_string_or_null(b, f, "name", hwct_hwc2_function_name(facts->functions[i].function));
-		put(b, f, "calls", u64(facts->functions[i].calls));
+		put(b, f, "calls", hwct_json_u64(facts->functions[i].calls));
 		append(b, functions, f);
 	}
 	put(b, obj, "calls_by_function", functions);
-	put(b, obj, "buffers", u64(facts->buffers));
-	put(b, obj, "blobs", u64(facts->blobs));
-	put(b, obj, "fences", u64(facts->fences));
-	put(b, obj, "keyframes", u64(facts->keyframes));
-	put(b, obj, "seek_keyframes", u64(facts->seek_keyframes));
+	put(b, obj, "buffers", hwct_json_u64(facts->buffers));
+	put(b, obj, "blobs", hwct_json_u64(facts->blobs));
+	put(b, obj, "fences", hwct_json_u64(facts->fences));
+	put(b, obj, "keyframes", hwct_json_u64(facts->keyframes));
+	put(b, obj, "seek_keyframes", hwct_json_u64(facts->seek_keyframes));
 	return obj;
 }
 
@@ -140,8 +130,8 @@ static struct json_object *sizes(struct builder *b, uint64_t stored, uint64_t ra
 {
 	struct json_object *obj = json_object_new_object();
 
-	put(b, obj, "stored", u64(stored));
-	put(b, obj, "raw", u64(raw));
+	put(b, obj, "stored", hwct_json_u64(stored));
+	put(b, obj, "raw", hwct_json_u64(raw));
 	if (stored) {
 		put(b, obj, "ratio", json_object_new_double((double)raw / (double)stored));
 	} else {
@@ -155,11 +145,11 @@ static struct json_object *bytes(struct builder *b, const struct info_facts *fac
 	const struct info_frames *fr = &facts->frames;
 	struct json_object *obj = sizes(b, facts->trace->stored_bytes, facts->trace->raw_bytes);
 
-	put(b, obj, "file", u64(facts->trace->file_size));
+	put(b, obj, "file", hwct_json_u64(facts->trace->file_size));
 	put(b, obj, "record_frames", sizes(b, fr->record_stored, fr->record_raw));
 	put(b, obj, "blob_frames", sizes(b, fr->blob_stored, fr->blob_raw));
-	put(b, obj, "blob_payload", u64(facts->blob_payload));
-	put(b, obj, "blob_data", u64(facts->blob_data));
+	put(b, obj, "blob_payload", hwct_json_u64(facts->blob_payload));
+	put(b, obj, "blob_data", hwct_json_u64(facts->blob_data));
 	return obj;
 }
 
@@ -168,11 +158,11 @@ static struct json_object *frames(struct builder *b, const struct info_facts *fa
 	const struct info_frames *fr = &facts->frames;
 	struct json_object *obj = json_object_new_object();
 
-	put(b, obj, "total", u64(fr->record_frames + fr->blob_frames + fr->skippable_frames));
-	put(b, obj, "data", u64(fr->record_frames + fr->blob_frames));
-	put(b, obj, "record", u64(fr->record_frames));
-	put(b, obj, "blob", u64(fr->blob_frames));
-	put(b, obj, "skippable", u64(fr->skippable_frames));
+	put(b, obj, "total", hwct_json_u64(fr->record_frames + fr->blob_frames + fr->skippable_frames));
+	put(b, obj, "data", hwct_json_u64(fr->record_frames + fr->blob_frames));
+	put(b, obj, "record", hwct_json_u64(fr->record_frames));
+	put(b, obj, "blob", hwct_json_u64(fr->blob_frames));
+	put(b, obj, "skippable", hwct_json_u64(fr->skippable_frames));
 	return obj;
 }
 
@@ -184,7 +174,7 @@ static struct json_object *container(struct builder *b, const struct hwct_trace_
 	put(b, obj, "scanned", json_object_new_boolean(!t->has_seek_table));
 	put(b, obj, "truncated", json_object_new_boolean(t->truncated));
 	put_u64_or_null(b, obj, "truncated_offset", t->truncated, t->truncated_offset);
-	put(b, obj, "ignored_bytes", u64(t->truncated ? t->file_size - t->truncated_offset : 0));
+	put(b, obj, "ignored_bytes", hwct_json_u64(t->truncated ? t->file_size - t->truncated_offset : 0));
 	return obj;
 }
 
@@ -204,7 +194,7 @@ int info_print_json(FILE *f, const char *path, const struct info_facts *facts)
 	bool timed = facts->has_time;
 
 	put(&b, file, "path", json_object_new_string(path));
-	put(&b, file, "size", u64(facts->trace->file_size));
+	put(&b, file, "size", hwct_json_u64(facts->trace->file_size));
 	put(&b, root, "file", file);
 	put(&b, root, "format", format(&b, facts->trace));
 	put(&b, root, "container", container(&b, facts->trace));

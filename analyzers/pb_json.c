@@ -9,32 +9,10 @@
 
 #include <hwct/hwc2_names.h>
 
+#include "json_int.h"
 #include "pb.h"
 
-#define JSON_SAFE_INT (1ll << 53)	/* larger magnitudes lose precision in a double */
 #define JSON_HEX_MAX 64			/* bytes written as hex; longer: {"bytes": N} */
-
-static struct json_object *json_int(int64_t v)
-{
-	char buf[32];
-
-	if (v >= -JSON_SAFE_INT && v <= JSON_SAFE_INT) {
-		return json_object_new_int64(v);
-	}
-	snprintf(buf, sizeof(buf), "%lld", (long long)v);
-	return json_object_new_string(buf);
-}
-
-static struct json_object *json_uint(uint64_t v)
-{
-	char buf[32];
-
-	if (v <= (uint64_t)JSON_SAFE_INT) {
-		return json_object_new_int64((int64_t)v);
-	}
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	return json_object_new_string(buf);
-}
 
 /* Shortest text that reads back as the same float/double; NaN and infinities as strings. */
 static struct json_object *json_real(double d, bool is_float)
@@ -66,7 +44,7 @@ static struct json_object *json_bytes(const ProtobufCBinaryData *b)
 
 	if (b->len > JSON_HEX_MAX) {
 		obj = json_object_new_object();
-		if (obj && json_object_object_add(obj, "bytes", json_uint(b->len)) < 0) {
+		if (obj && json_object_object_add(obj, "bytes", hwct_json_u64(b->len)) < 0) {
 			json_object_put(obj);
 			obj = NULL;
 		}
@@ -86,16 +64,16 @@ static struct json_object *json_value(const struct pb_value *v, const struct pbj
 {
 	switch (v->kind) {
 	case PB_INT:
-		return json_int(v->i);
+		return hwct_json_i64(v->i);
 	case PB_UINT:
-		return json_uint(v->u);
+		return hwct_json_u64(v->u);
 	case PB_FLOAT:
 	case PB_DOUBLE:
 		return json_real(v->d, v->kind == PB_FLOAT);
 	case PB_BOOL:
 		return json_object_new_boolean(v->b);
 	case PB_ENUM:
-		return v->enum_value ? json_object_new_string(v->enum_value->name) : json_int(v->i);
+		return v->enum_value ? json_object_new_string(v->enum_value->name) : hwct_json_i64(v->i);
 	case PB_STRING:
 		return json_object_new_string(v->s);
 	case PB_BYTES:

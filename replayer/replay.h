@@ -12,8 +12,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "results_version.h"
+
 #define REPLAY_PROGRAM "hwc-replay"
-#define REPLAY_RESULTS_VERSION 1	/* results.json "results_version" (docs/results.md) */
+#define REPLAY_RESULTS_VERSION HWCT_RESULTS_VERSION	/* results.json "results_version" (docs/results.md) */
 
 /*
  * Exit statuses (docs/hwc-replay.1.scd). With --expect the ones that mean

@@ -12,6 +12,7 @@
 
 #include <hwct/hwc2_names.h>
 
+#include "json_int.h"
 #include "replay.h"
 #include "replay_dir.h"
 #include "replay_expect.h"
@@ -67,14 +68,12 @@ static int get_uint(struct loader *l, struct json_object *o, const char *path, u
 	if (!o) {
 		return null_ok ? 0 : fail(l, path, "missing (expected an integer)");
 	}
-	if (!json_object_is_type(o, json_type_int)) {
+	if (!hwct_json_get_u64(o, out)) {
+		if (json_object_is_type(o, json_type_int) && (i = json_object_get_int64(o)) < 0) {
+			return fail(l, path, "%" PRId64 " is negative", i);
+		}
 		return fail(l, path, "expected an integer%s, found %s", null_ok ? " or null" : "", type_name(o));
 	}
-	i = json_object_get_int64(o);
-	if (i < 0) {
-		return fail(l, path, "%" PRId64 " is negative", i);
-	}
-	*out = i == INT64_MAX ? json_object_get_uint64(o) : (uint64_t)i;
 	if (*out > max) {
 		return fail(l, path, "%" PRIu64 " is out of range (at most %" PRIu64 ")", *out, max);
 	}

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "json_int.h"
 #include "replay_json.h"
 
 void rjson_init(struct rjson *j, FILE *f, unsigned compact_depth)
@@ -201,21 +202,37 @@ void rjson_string(struct rjson *j, const char *key, const char *value)
 	write_escaped(j->f, value);
 }
 
+/* Magnitudes beyond 2^53 go in quotes: the one rule of common/json_int.h. */
 void rjson_int(struct rjson *j, const char *key, int64_t value)
 {
+	uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+	bool quoted = magnitude > HWCT_JSON_EXACT_MAX;
+
 	member(j, key);
+	if (quoted) {
+		putc_unlocked('"', j->f);
+	}
 	if (value < 0) {
 		putc_unlocked('-', j->f);
-		write_u64(j->f, (uint64_t)0 - (uint64_t)value);
-	} else {
-		write_u64(j->f, (uint64_t)value);
+	}
+	write_u64(j->f, magnitude);
+	if (quoted) {
+		putc_unlocked('"', j->f);
 	}
 }
 
 void rjson_uint(struct rjson *j, const char *key, uint64_t value)
 {
+	bool quoted = value > HWCT_JSON_EXACT_MAX;
+
 	member(j, key);
+	if (quoted) {
+		putc_unlocked('"', j->f);
+	}
 	write_u64(j->f, value);
+	if (quoted) {
+		putc_unlocked('"', j->f);
+	}
 }
 
 void rjson_double(struct rjson *j, const char *key, double value)

@@ -36,6 +36,7 @@ static const struct {
 	{ "cli-usage", test_cli_usage },
 	{ "targets", test_targets },
 	{ "results-reader", test_results_reader },
+	{ "json-integers", test_json_integers },
 	{ "format-fallback", test_format_fallback },
 	{ "format-fallback-convert", test_format_fallback_convert },
 	{ "mode", test_mode },

@@ -3,10 +3,13 @@
  * backend in this build, and the known-good results reader against
  * hostile files.
  */
+#include <stdio.h>
 #include <string.h>
 
+#include "json_int.h"
 #include "replay_expect.h"
 #include "replay_gen.h"
+#include "replay_json.h"
 #include "tests.h"
 
 #define TRACE "@trace"	/* replaced by a generated trace */
@@ -130,6 +133,12 @@ int test_results_reader(const struct fixture *fx)
 			"frames[0].plan: expected an array or null, found object" },
 		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": [{\"layer\": 1, \"plane\": \"31\", "
 			"\"reasons\": []}]}]}", "frames[0].plan[0].plane: expected an integer or null, found string" },
+		/* 64-bit values beyond 2^53 come as strings (docs/results.md, "Integers") */
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": \"18446744073709551615\"}]}", NULL },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": \"18446744073709551616\"}]}",
+			"frames[0].frame: expected an integer" },
+		{ "{\"results_version\": 1, \"frames\": [{\"frame\": \"-9007199254740993\"}]}",
+			"frames[0].frame: expected an integer" },
 		{ "{\"results_version\": 1, \"frames\": [{\"frame\": 1, \"plan\": [{\"layer\": 1, "
 			"\"plane\": 4294967296, \"reasons\": []}]}]}",
 			"frames[0].plan[0].plane: 4294967296 is out of range" },
@@ -173,5 +182,53 @@ int test_results_reader(const struct fixture *fx)
 		}
 		replay_expect_destroy(e);
 	}
+	return 0;
+}
+
+/* The 64-bit integer rule (docs/results.md, "Integers") in both JSON writers and the reader. */
+int test_json_integers(const struct fixture *fx)
+{
+	static const uint64_t exact = 1ull << 53;
+	char text[512] = { 0 };
+	FILE *f = fmemopen(text, sizeof(text) - 1, "w");
+	struct rjson j;
+	struct json_object *root, *o;
+	uint64_t v;
+
+	(void)fx;
+	CHECK(f);
+	rjson_init(&j, f, 0);
+	rjson_object_begin(&j, NULL);
+	rjson_uint(&j, "a", exact);
+	rjson_uint(&j, "b", exact + 1);
+	rjson_int(&j, "c", -(int64_t)exact);
+	rjson_int(&j, "d", INT64_MIN);
+	rjson_uint(&j, "e", UINT64_MAX);
+	rjson_object_end(&j);
+	fclose(f);
+	root = json_tokener_parse(text);
+	CHECK_MSG(root, "not JSON: %s", text);
+	CHECK(json_object_is_type(test_get(root, "a", NULL), json_type_int));
+	CHECK(json_object_is_type(test_get(root, "b", NULL), json_type_string));
+	CHECK(strcmp(json_object_get_string(test_get(root, "b", NULL)), "9007199254740993") == 0);
+	CHECK(json_object_is_type(test_get(root, "c", NULL), json_type_int));
+	CHECK(strcmp(json_object_get_string(test_get(root, "d", NULL)), "-9223372036854775808") == 0);
+	CHECK(hwct_json_get_u64(test_get(root, "e", NULL), &v) && v == UINT64_MAX);
+	CHECK(hwct_json_get_u64(test_get(root, "a", NULL), &v) && v == exact);
+	CHECK(!hwct_json_get_u64(test_get(root, "c", NULL), &v));	/* negative */
+	json_object_put(root);
+	/* the json-c writer, the same rule */
+	o = hwct_json_u64(exact);
+	CHECK(json_object_is_type(o, json_type_int));
+	json_object_put(o);
+	o = hwct_json_u64(exact + 1);
+	CHECK(json_object_is_type(o, json_type_string) && hwct_json_get_u64(o, &v) && v == exact + 1);
+	json_object_put(o);
+	o = hwct_json_i64(-(int64_t)exact - 1);
+	CHECK(json_object_is_type(o, json_type_string));
+	json_object_put(o);
+	o = json_object_new_string("31");
+	CHECK(!hwct_json_get_u64(o, &v));	/* small values are numbers, never strings */
+	json_object_put(o);
 	return 0;
 }

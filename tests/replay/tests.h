@@ -44,5 +44,6 @@ int test_assumed(const struct fixture *fx);
 int test_cli_usage(const struct fixture *fx);
 int test_targets(const struct fixture *fx);
 int test_results_reader(const struct fixture *fx);
+int test_json_integers(const struct fixture *fx);
 
 #endif
