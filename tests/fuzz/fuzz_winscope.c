@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hwct_log_set_handler(quiet, NULL);
 	winscope_options_init(&opts);
 	opts.max_dimension = 4096;
-	opts.max_pixels = 4u << 20;	/* a 1080x2400 fixture buffer fits */
+	opts.max_pixels = 8u << 20;	/* the fixtures' largest buffer (2160x3120, the Perfetto one's wallpaper) fits */
 	opts.max_input = 8u << 20;
 	opts.max_layers = 4096;
 	hwct_writer_options_init(&wo);
