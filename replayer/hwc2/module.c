@@ -1,6 +1,6 @@
 /*
  * hwcomposer.kms.so's module descriptor (HMI) and device entry points:
- * open, close, getCapabilities, getFunction (kms-hwc2-facts.md §1.1-1.3),
+ * open, close, getCapabilities, getFunction (docs/platform.md §1.1-1.3),
  * plus the locking and fence helpers every file uses.
  */
 #include <errno.h>

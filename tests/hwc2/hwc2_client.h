@@ -1,6 +1,6 @@
 /*
  * hwc2_client: drives an HWC2 module the way SurfaceFlinger does
- * (kms-hwc2-facts.md §1.7) with buffers of its own (gbm BOs as dma-bufs,
+ * (docs/platform.md §1.6) with buffers of its own (gbm BOs as dma-bufs,
  * memfds for what gbm cannot make) wrapped in test_buffer handles, and
  * composes CLIENT layers itself with the pixman compositor. The parts:
  *   client_module.c   dlopen, HMI, open, every function by getFunction, callbacks
