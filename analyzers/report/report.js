@@ -317,9 +317,6 @@
 			ctx.fillRect(0, (k + 1) * rowH - 1, width, 1);
 			ctx.fillStyle = '#5f6368';
 		});
-		for (let k = 0; k < diffRows; k++) {
-			ctx.fillText('differs: 1 vs ' + (comparisons[k].b + 1), width - 90, ROWS.length * rowH + 10 * k + 10);
-		}
 		ctx.fillText('frames ' + (frameCount ? frames.f[v0] + '–' + frames.f[v1 - 1] : 'none') + ' of ' + frameCount +
 			' (wheel: zoom, click: select)', 4, height - 3);
 		if (state.frame >= v0 && state.frame < v1) {
@@ -348,7 +345,9 @@
 		});
 		controls.appendChild(reset);
 		controls.appendChild(el('span', { class: 'muted' }, 'Each pixel column shows the most layers, the lowest ' +
-			'efficiency and the slowest fences of the frames under it; red marks frames whose results differ.'));
+			'efficiency and the slowest fences of the frames under it' + (comparisons.length ? '; the red rows at the ' +
+				'bottom mark the frames where results 1 and ' + comparisons.map((c) => c.b + 1).join(', ') +
+				' (top to bottom) differ.' : '.')));
 		root.appendChild(controls);
 		canvas.addEventListener('click', (ev) => {
 			if (frameCount) {

@@ -250,6 +250,17 @@ async function caseCompare(browser) {
 		check(JSON.stringify(marked) === JSON.stringify(expected), 'comparison ' + (i + 1) + ' marks frames ' +
 			JSON.stringify(marked) + ', the results differ in ' + JSON.stringify(expected));
 	}
+	/* the timeline's red marks, row by row: the frames under the red pixel columns */
+	for (const [i, expected] of [[0, expectB], [1, expectEdited]]) {
+		const red = await page.evaluate('(() => { const c = document.getElementById("timeline"); ' +
+			'const w = c.width, h = c.height, d = c.getContext("2d").getImageData(0, 0, w, h).data; ' +
+			'const rowH = (h - (10 * ' + 2 + ' + 4) - 14) / 5, y = Math.floor(5 * rowH + 2 + 10 * ' + i + ' + 4); ' +
+			'const n = window.hwctReport.frameCount, out = new Set(); for (let x = 0; x < w; x++) { const k = (y * w + x) * 4; ' +
+			'if (d[k] === 217 && d[k + 1] === 48 && d[k + 2] === 37) out.add(Math.floor(x * n / w)); } return [...out]; })()');
+		const frameAt = a.frames.map((f) => f.frame);
+		check(JSON.stringify(red.map((x) => frameAt[x])) === JSON.stringify(expected), 'the timeline marks frames ' +
+			JSON.stringify(red.map((x) => frameAt[x])) + ' for comparison ' + (i + 1) + ', not ' + JSON.stringify(expected));
+	}
 	/* the numbers agree with `hwc-trace diff` */
 	const diff = JSON.parse(run(env.HWCT_TRACE, ['diff', path.join(out, 'overlays.json'), path.join(out, 'edited.json'),
 		'--json'], [1]));
