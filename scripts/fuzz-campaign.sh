@@ -35,7 +35,7 @@ for name in "${targets[@]}"; do
 		cp -n $seed "$work/corpus"/ 2>/dev/null || true
 	done
 	dict=tests/fuzz/$name.dict
-	"$bin" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" -timeout=30 -rss_limit_mb=2048 \
+	"$bin" -max_total_time="$seconds" $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=30 -rss_limit_mb=2048 \
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$work/" \
 		$([ -f "$dict" ] && echo "-dict=$dict") "$work/corpus" "$kept" >"$work/run.log" 2>&1 || status=1
 	# with -jobs the statistics are in fuzz-N.log
@@ -47,6 +47,8 @@ for name in "${targets[@]}"; do
 	if "$bin" -merge=1 "$kept.new" "$kept" "$work/corpus" >"$work/merge.log" 2>&1 &&
 			[ -n "$(ls -A "$kept.new")" ]; then
 		rm -rf "$kept" && mv "$kept.new" "$kept"
+		# inputs past 64 KB are the seeds themselves (kept by seeds.txt): not copied again
+		find "$kept" -type f -size +64k -delete
 	else
 		rm -rf "$kept.new"
 		echo "$name: merge failed, corpus left as it was (see $work/merge.log)"
