@@ -195,10 +195,12 @@ static int replay_frame(struct replay_session *s, const struct hwct_frame *f, ui
 	char image[65];
 	int ret;
 
-	update_map(s, f);
 	target = target_of(s, f, &map);
 	if (!target) {
 		return 0;
+	}
+	if (target == &s->target) {
+		update_map(s, f);	/* the other displays' maps are their slots' */
 	}
 	ret = replay_scene_build(s->scenes, f, map, &scene, &fr.missing, &fr.missing_count);
 	if (ret < 0) {
