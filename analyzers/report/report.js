@@ -19,6 +19,7 @@
 		'#8d6e63', '#3f51b5'];
 	const CLIENT_COLOR = '#9aa0a6';
 	const DIFF_COLOR = '#d93025';
+	const ON_DEVICE = ['DEVICE', 'SOLID_COLOR', 'CURSOR', 'SIDEBAND', 'DISPLAY_DECORATION'];
 
 	const data = JSON.parse(document.getElementById('hwct-data').textContent);
 	const frames = data.frames;
@@ -531,7 +532,13 @@
 					s += '; shown as ' + e.fs[1] + ' (recorded ' + e.fs[0] + ')';
 				}
 				const same = ri === 0 || (e && first && e.pl === first.pl && String(e.r) === String(first.r));
-				row.appendChild(el('td', { class: same ? null : 'differs' }, s));
+				/* agreement with the recording as `hwc-trace diff --against-recorded` counts it */
+				const recordedDevice = ON_DEVICE.includes(l.fin), recordedClient = l.fin === 'CLIENT';
+				const disagrees = e && (recordedDevice || recordedClient) &&
+					(typeof e.pl === 'number') !== recordedDevice;
+				const cls = [same ? null : 'differs', disagrees ? 'disagrees' : null].filter((c) => c).join(' ');
+				row.appendChild(el('td', { class: cls || null, title: disagrees ? 'the recorded device decided ' +
+					l.fin : null }, s + (disagrees ? ' ≠ recorded ' + l.fin : '')));
 			});
 			t.appendChild(row);
 		}

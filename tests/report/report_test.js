@@ -97,7 +97,8 @@ function frameView(page) {
 		'return { frame: Number(document.body.dataset.frame), rects: rects.map((r) => ({ layer: Number(r.dataset.layer), ' +
 		'plane: r.dataset.plane, color: r.dataset.color, hatched: r.dataset.hatched === "true", ' +
 		'fill: r.getAttribute("fill"), x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) })), ' +
-		'rows: document.querySelectorAll("#layer-table tr[data-layer]").length }; })()');
+		'rows: document.querySelectorAll("#layer-table tr[data-layer]").length, ' +
+		'disagrees: document.querySelectorAll("#layer-table td.disagrees").length }; })()');
 }
 
 async function selectFrame(page, frame) {
@@ -155,6 +156,15 @@ async function checkFrame(page, results, frame) {
 			' drawn in two colours');
 		colorOfPlane.set(r.plane, r.color);
 	}
+	/* plan cells that disagree with the recorded decision, as the results' own "recorded" says */
+	const onDevice = ['DEVICE', 'SOLID_COLOR', 'CURSOR', 'SIDEBAND', 'DISPLAY_DECORATION'];
+	const disagreeing = expected.plan.filter((p, i) => {
+		const rec = expected.recorded && expected.recorded.layers[i];
+		return rec && (onDevice.includes(rec.composition) || rec.composition === 'CLIENT') &&
+			(p.plane !== null) !== onDevice.includes(rec.composition);
+	}).length;
+	check(view.disagrees === disagreeing, 'frame ' + frame + ': ' + view.disagrees + ' plan cells marked as ' +
+		'disagreeing with the recording, the results say ' + disagreeing);
 	const colors = [...colorOfPlane.values()];
 	check(new Set(colors).size === colors.length, 'frame ' + frame + ': two planes share a colour: ' +
 		JSON.stringify([...colorOfPlane]));
