@@ -9,6 +9,7 @@
 
 #include <hwct/log.h>
 
+#include "crash.h"
 #include "event.h"
 #include "fence.h"
 #include "output.h"
@@ -176,6 +177,7 @@ static int start_threads(struct recorder *r)
 	/* without triggers a session runs while devices are open */
 	w->want = !r->cfg.output_none && r->cfg.trigger == REC_TRIGGER_NONE && !r->cfg.control[0];
 	atomic_store(&r->quit, false);
+	atomic_store(&r->worker_done, false);
 	/* calls from now on are captured; the worker opens the trace before it writes them */
 	atomic_store(&r->recording, w->want);
 	sigfillset(&all);
@@ -216,6 +218,7 @@ int rec_attach(const char *module_path, const int32_t *caps, uint32_t cap_count)
 		memcpy(r->capabilities, caps, r->capability_count * sizeof(*caps));
 		atomic_store_explicit(&global, r, memory_order_release);
 		pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+		rec_crash_install(r);
 	}
 	if (!r->threads_running) {
 		ret = start_threads(r);

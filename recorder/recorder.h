@@ -66,6 +66,7 @@ struct recorder {
 	pthread_cond_t wake;
 	atomic_bool worker_idle;	/* the worker sleeps on `wake` */
 	atomic_bool quit;
+	atomic_bool worker_done;	/* the worker has finished the trace and returns */
 	atomic_int toggles;		/* SIGUSR2 deliveries not yet handled */
 	bool threads_running;		/* under `lock` */
 	int devices;			/* wrapped devices open, under `lock` */

@@ -444,5 +444,6 @@ void *rec_worker_main(void *data)
 	drain(w, UINT_MAX);
 	flush(w);
 	rec_worker_resolve_all(w);
+	atomic_store(&r->worker_done, true);
 	return NULL;
 }

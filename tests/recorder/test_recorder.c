@@ -171,6 +171,7 @@ static void normalize(char *s)
 
 struct run {
 	int status;		/* exit status, -1 if it did not exit */
+	int signal;		/* the signal that killed it, 0 none */
 	pid_t pid;
 	char *err;		/* its stderr */
 };
@@ -246,6 +247,7 @@ static struct run run_client(const char *module, const char *log, const char *co
 	waitpid(pid, &status, 0);
 	r.pid = pid;
 	r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 	r.err = read_file(err_path);
 	if (!r.err) {
 		r.err = strdup("");
@@ -1022,6 +1024,46 @@ static void case_max_frames(void)
 	run_free(&r);
 }
 
+/*
+ * A module that aborts in its 4th presentDisplay (hwcomposer.faulty.so)
+ * kills the client with SIGABRT; the trace was finished on the way out
+ * (load_trace checks its seek table) and holds the 3 frames before, and
+ * the same with SIGSEGV in the 6th validateDisplay (5 frames).
+ */
+static void case_crash(void)
+{
+	static const struct {
+		const char *fault;
+		int signal, frames;
+	} faults[] = {
+		{ "FAKE_HWC2_FAULT=abort:presentDisplay:4", SIGABRT, 3 },
+		{ "FAKE_HWC2_FAULT=crash:validateDisplay:6", SIGSEGV, 5 },
+	};
+
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		char out[512], real[600];
+		const char *env[] = { out, real, wait_long, faults[i].fault, NULL };
+		struct trace *t = calloc(1, sizeof(*t));
+		struct run r;
+		char dir[32];
+
+		snprintf(dir, sizeof(dir), "out-crash-%zu", i);
+		mkdir_in(dir);
+		snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", path_in(dir));
+		snprintf(real, sizeof(real), "HWCT_REAL_MODULE=%s", need_env("HWCT_TEST_FAULTY"));
+		r = run_client(need_env("HWCT_TEST_RECORDER"), path_in("log"), env, NULL, NULL, NULL);
+		CHECK(r.signal == faults[i].signal, "%s: client exit %d, signal %d, expected signal %d: %s",
+			faults[i].fault, r.status, r.signal, faults[i].signal, r.err);
+		if (load_trace(trace_path(r.pid, 0, path_in(dir)), t, r.pid)) {
+			CHECK(t->frame_ends == faults[i].frames, "%s: %d FrameEnds, expected %d", faults[i].fault,
+				t->frame_ends, faults[i].frames);
+			trace_free(t);
+		}
+		free(t);
+		run_free(&r);
+	}
+}
+
 /* The trace of a triggered session holds a contiguous run of the client's calls. */
 static void check_window(const char *trace, pid_t pid, int min_frames, int max_frames)
 {
@@ -1145,6 +1187,7 @@ static const struct {
 	void (*fn)(void);
 } cases[] = {
 	{ "hal", case_hal },
+	{ "crash", case_crash },
 	{ "preload", case_preload },
 	{ "broken-output", case_broken_output },
 	{ "broken-option", case_broken_option },
