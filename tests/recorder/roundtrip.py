@@ -26,7 +26,9 @@ What is left out, and why:
     the scenario writer synthesizes only the call that fills the arrays,
     a real client (and hwc-replay) makes both and the recorder records both;
   - the boot queries before the first layer (display attributes, power):
-    the scenario writer and hwc-replay ask different ones.
+    the scenario writer and hwc-replay ask different ones;
+  - the end of the session: T has none, so T' is recorded with
+    `--hwc2-end close` (Android's end would add one empty frame).
 
 Usage: roundtrip.py TRACE hal|preload  (paths of the programs from the
 environment: HWCT_REPLAY, HWCT_TRACE_TOOL, HWCT_TEST_RECORDER, HWCT_TEST_FAKE)
@@ -224,7 +226,9 @@ def main():
             module = fake
         else:
             fail("way must be hal or preload")
-        run = subprocess.run([replay, trace, "--hwc2", module, "--timing", "fast", "--quiet",
+        # --hwc2-end close: T has no end of session, and Android's (the default) adds its
+        # empty validate/present frame to T' (docs/hwc2-sequence.md)
+        run = subprocess.run([replay, trace, "--hwc2", module, "--timing", "fast", "--quiet", "--hwc2-end", "close",
                               "--results", os.path.join(tmp, "r.json")], env=env, capture_output=True, text=True)
         if run.returncode != 0:
             fail("hwc-replay exited %d: %s" % (run.returncode, run.stderr.strip()))
