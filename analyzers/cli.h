@@ -94,6 +94,9 @@ void cli_print_command_help(FILE *f, const struct cli_command *cmd);
 /* Prints "hwc-trace: error: <message>" to stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Prints "hwc-trace: warning: <message>" to stderr. */
+void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The --json error of a build without json-c; returns CLI_EXIT_FAILURE. */
 int cli_no_json(const struct cli_command *cmd);
 

@@ -46,6 +46,18 @@ bool cli_out_finish(void)
 	return true;
 }
 
+void cli_warning(const char *fmt, ...)
+{
+	va_list args;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: warning: ", CLI_PROGRAM);
+	va_start(args, fmt);
+	vfprintf(stderr, fmt, args);
+	va_end(args);
+	fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
 	va_list args;

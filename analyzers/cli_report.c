@@ -16,11 +16,12 @@ int cli_run_report(const struct cli_command *cmd, int argc, char **argv,
 	const struct cli_report_impl *impl, void *facts)
 {
 	const struct hwct_error *stopped;
+	bool unfinished;
 	struct cli_parser p;
 	struct hwct_reader *r;
 	struct hwct_error err;
 	bool json = false;
-	int key, ret = CLI_EXIT_USAGE;
+	int key, got, ret = CLI_EXIT_USAGE;
 
 	if (cli_parse_init(&p, cmd, report_options, argc, argv) < 0) {
 		cli_error("out of memory");
@@ -51,19 +52,25 @@ int cli_run_report(const struct cli_command *cmd, int argc, char **argv,
 		ret = CLI_EXIT_FAILURE;
 		goto out;
 	}
-	ret = impl->collect(r, facts) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+	got = impl->collect(r, facts);
+	stopped = impl->stopped(facts);
+	/* an unfinished trace read to its cut end: everything complete was read (docs: EXIT STATUS) */
+	unfinished = stopped && hwct_reader_error_at_cut_end(r);
+	ret = got < 0 && !unfinished ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 	if (json && impl->print_json(stdout, p.positional[0], facts) < 0) {
 		cli_error("out of memory");
 		ret = CLI_EXIT_FAILURE;
 	}
-	stopped = impl->stopped(facts);
 	if (!json) {
 		impl->print_text(stdout, p.positional[0], facts);
 		if (stopped) {
-			fputs("\n(incomplete: reading stopped at the error below)\n", stdout);
+			fputs(unfinished ? "\n(unfinished: its writer did not finish; every complete frame was read)\n" :
+				"\n(incomplete: reading stopped at the error below)\n", stdout);
 		}
 	}
-	if (stopped) {
+	if (unfinished) {
+		cli_warning("%s (the writer did not finish)", stopped->message);
+	} else if (stopped) {
 		cli_error("%s", stopped->message);
 	}
 	impl->finish(facts);

@@ -205,7 +205,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		goto out;
 	}
 	ret = dump(r, &filter, json, &opts);
-	if (ret < 0) {
+	if (ret < 0 && hwct_reader_error_at_cut_end(r)) {
+		/* an unfinished trace: every complete record was printed (docs: EXIT STATUS) */
+		cli_warning("%s (the writer did not finish)", hwct_reader_error(r)->message);
+		ret = 0;
+	} else if (ret < 0) {
 		const struct hwct_error *e = hwct_reader_error(r);
 
 		cli_error("%s", e ? e->message : strerror(-ret));

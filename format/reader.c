@@ -312,3 +312,14 @@ const struct hwct_error *hwct_reader_error(const struct hwct_reader *r)
 {
 	return r->err.code ? &r->err : NULL;
 }
+
+bool hwct_reader_error_at_cut_end(const struct hwct_reader *r)
+{
+	const struct hwct_trace_info *info = hwct_reader_info(r);
+
+	if (!r->err.code || r->err.offset == UINT64_MAX) {
+		return false;
+	}
+	return (info->truncated && r->err.offset >= info->truncated_offset) ||
+		(!info->has_seek_table && r->err.offset >= info->file_size);
+}

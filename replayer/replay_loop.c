@@ -265,21 +265,6 @@ static uint64_t range_size(const struct replay_session *s)
 	return last - s->opts->first + 1;
 }
 
-/*
- * Whether the reader's error is the cut end of a trace whose writer died
- * (its complete frames are all there was: reported when opened).
- */
-static bool at_cut_end(const struct replay_session *s)
-{
-	const struct hwct_error *err = hwct_reader_error(s->reader);
-
-	if (!err || err->offset == UINT64_MAX) {
-		return false;
-	}
-	return (s->info->truncated && err->offset >= s->info->truncated_offset) ||
-		(!s->info->has_seek_table && err->offset >= s->info->file_size);
-}
-
 int replay_session_loop(struct replay_session *s)
 {
 	const struct replay_options *o = s->opts;
@@ -311,7 +296,7 @@ int replay_session_loop(struct replay_session *s)
 				break;
 			}
 		}
-		if (code == REPLAY_EXIT_OK && ret < 0 && !at_cut_end(s)) {
+		if (code == REPLAY_EXIT_OK && ret < 0 && !hwct_reader_error_at_cut_end(s->reader)) {
 			const struct hwct_error *err = hwct_reader_error(s->reader);
 
 			snprintf(s->error, sizeof(s->error), "%s", err && err->code ? err->message : strerror(-ret));

@@ -65,6 +65,14 @@ int hwct_reader_next(struct hwct_reader *r, const Hwct__Record **rec);
 /* The last error, or NULL when there was none; owned by r. */
 const struct hwct_error *hwct_reader_error(const struct hwct_reader *r);
 
+/*
+ * Whether the last error is the cut end of an unfinished trace (its writer
+ * died: no seek table, or truncated): reading stopped where the complete
+ * frames end, so everything complete was read. False with no error, or an
+ * error before that end (a damaged frame part-way).
+ */
+bool hwct_reader_error_at_cut_end(const struct hwct_reader *r);
+
 /* File offset of the zstd frame the last record came from. */
 uint64_t hwct_reader_frame_offset(const struct hwct_reader *r);
 

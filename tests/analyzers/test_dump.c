@@ -397,10 +397,12 @@ int test_dump_truncated(struct fixture *fx)
 	}
 	args[1] = path;
 	fixture_run(fx, &run, args);
-	CHECK_EQ_U64(run.status, 1);
+	/* an unfinished trace: every complete record printed, a warning naming it, exit 0 */
+	CHECK_EQ_U64(run.status, 0);
 	lines_count = test_lines(run.out, &lines);
 	CHECK_EQ_U64(lines_count, kept);
-	CHECK(test_contains(run.err, "error"));
+	CHECK_MSG(test_contains(run.err, "warning") && test_contains(run.err, "did not finish"), "stderr: %s",
+		run.err);
 	CHECK(test_contains(run.err, path));
 	free(lines);
 	free(data);
