@@ -537,7 +537,7 @@
 				const disagrees = e && (recordedDevice || recordedClient) &&
 					(typeof e.pl === 'number') !== recordedDevice;
 				const cls = [same ? null : 'differs', disagrees ? 'disagrees' : null].filter((c) => c).join(' ');
-				row.appendChild(el('td', { class: cls || null, title: disagrees ? 'the recorded device decided ' +
+				row.appendChild(el('td', { class: cls || null, 'data-results': ri, title: disagrees ? 'the recorded device decided ' +
 					l.fin : null }, s + (disagrees ? ' ≠ recorded ' + l.fin : '')));
 			});
 			t.appendChild(row);

@@ -98,7 +98,7 @@ function frameView(page) {
 		'plane: r.dataset.plane, color: r.dataset.color, hatched: r.dataset.hatched === "true", ' +
 		'fill: r.getAttribute("fill"), x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y")) })), ' +
 		'rows: document.querySelectorAll("#layer-table tr[data-layer]").length, ' +
-		'disagrees: document.querySelectorAll("#layer-table td.disagrees").length }; })()');
+		'disagrees: document.querySelectorAll(\'#layer-table td.disagrees[data-results="0"]\').length }; })()');
 }
 
 async function selectFrame(page, frame) {
@@ -131,7 +131,7 @@ function planeOf(entry) {
 	return entry.plane === null ? 'client' : String(entry.plane);
 }
 
-/* Checks the frame view of `frame` against the results' plan. */
+/* Checks the frame view of `frame` against the results' plan (results: the first file the page was given). */
 async function checkFrame(page, results, frame) {
 	const view = await frameView(page);
 	const expected = resultFrame(results, frame);
