@@ -2,7 +2,7 @@
  * The "drmhwc" planner: drm_hwcomposer's generic backend as documented
  * (backend/Backend.cpp ValidateDisplay, GetClientLayers,
  * GetExtraClientRange; compositor/DrmKmsPlan.h CreateDrmKmsPlan;
- * drm/DrmPlane.cpp IsValidForLayer; kms-hwc2-facts.md §2.2), before its
+ * drm/DrmPlane.cpp IsValidForLayer), before its
  * 2024 cursor-plane path:
  *
  * 1. Client layers: what the client asked to be CLIENT (or a type the
