@@ -526,7 +526,7 @@
 				const e = p ? planEntry(p, l.id) : null;
 				let s = p ? placementText(e) : 'frame not replayed';
 				if (e && e.as && e.as.length) {
-					s += '; assumes ' + e.as.join(', ');
+					s += '; ' + e.as.join(', ');	/* assumed-scaling, assumed-bandwidth */
 				}
 				if (e && e.fs) {
 					s += '; shown as ' + e.fs[1] + ' (recorded ' + e.fs[0] + ')';
