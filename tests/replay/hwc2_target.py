@@ -181,8 +181,10 @@ def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None, e
     args = ["--frames", "0-39", "--quiet"] + list(extra) + (["--expect", expect] if expect else []) + (
         ["--hwc2-timeout", "1"] if fault.startswith("hang") else [])
     r_path = "fault.json"
-    _, err = replay(tmp, "home", *args, env={"FAKE_HWC2_FAULT": fault}, results=r_path, status=status,
-                    module=module)
+    # in a sanitizer build, ASan's own SIGSEGV handler would turn the module's crash into an abort
+    asan = os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
+    _, err = replay(tmp, "home", *args, env={"FAKE_HWC2_FAULT": fault, "ASAN_OPTIONS": asan.lstrip(":")},
+                    results=r_path, status=status, module=module)
     lines = err.strip().splitlines()
     if len(lines) != 1 or not all(w in lines[0] for w in words):
         fail("%s: the report does not name %s: %r" % (fault, words, err))
