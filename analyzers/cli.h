@@ -13,6 +13,7 @@
 #include <hwct/error.h>
 
 struct hwct_reader;
+struct cli_report_impl;
 
 #define CLI_PROGRAM "hwc-trace"
 
@@ -30,6 +31,7 @@ struct cli_command {
 	const char *options;		/* option lines for `hwc-trace help NAME`, may be NULL */
 	/* argv[0] is the command name. Returns an enum cli_exit. */
 	int (*run)(const struct cli_command *cmd, int argc, char **argv);
+	const struct cli_report_impl *report;	/* a report command's (run is cli_run_report), else NULL */
 };
 
 extern const struct cli_command cmd_info;
@@ -114,6 +116,61 @@ bool cli_out_finish(void);
 const char *cli_format_seconds(char *buf, size_t size, uint64_t ns);
 
 /*
+ * The start every command shares: option parsing with --help, --json
+ * (CLI_KEY_JSON) only where the build has json-c, the count of positional
+ * arguments, and the trace (the first of them) opened for reading.
+ */
+#define CLI_KEY_JSON (-3)	/* the key to give "json" in a command's option table */
+#define CLI_CONTINUE (-1)	/* cli_run_begin(): the command goes on */
+
+struct cli_run_args {
+	const struct cli_option *options;	/* NULL-name terminated; --json keyed CLI_KEY_JSON */
+	/*
+	 * Takes one option (p->arg its value) into ctx. Returns 0, or
+	 * CLI_EXIT_USAGE after cli_usage_error(). NULL when --json is the only one.
+	 */
+	int (*option)(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx);
+	/*
+	 * After the options, before the count of positional arguments: returns
+	 * 0, or CLI_EXIT_USAGE after cli_usage_error(). May be NULL.
+	 */
+	int (*check)(const struct cli_command *cmd, const struct cli_parser *p, void *ctx);
+	/*
+	 * Exactly this many positional arguments, the first a trace to open; 0
+	 * when the command counts them itself and opens nothing.
+	 */
+	size_t files;
+	const char *files_needed;	/* the usage error when fewer; NULL: "no trace file given" */
+	const char *unavailable;	/* why this build cannot run the command (exit 1), NULL when it can */
+};
+
+struct cli_run {
+	const struct cli_command *cmd;
+	struct cli_parser p;		/* p.positional: the arguments (argv's strings) */
+	bool json;			/* --json given (and the build has json-c) */
+	struct hwct_reader *reader;	/* the first positional argument, owned; NULL when args->files is 0 */
+};
+
+/*
+ * Parses argv for cmd as args says, then opens the trace. Returns
+ * CLI_CONTINUE when the command goes on (end it with cli_run_end()), else
+ * the enum cli_exit the command returns (--help printed, a usage error or
+ * why the trace did not open said), with nothing left to end.
+ */
+int cli_run_begin(struct cli_run *run, const struct cli_command *cmd, const struct cli_run_args *args,
+	int argc, char **argv, void *ctx);
+
+/* Closes the trace and frees the arguments. */
+void cli_run_end(struct cli_run *run);
+
+/*
+ * Says why reading r stopped before its end, if it did: a trace cut where
+ * its writer died (every complete record read) is a warning, anything else
+ * an error. Returns true for the cut end.
+ */
+bool cli_read_stopped(struct hwct_reader *r, const struct hwct_error *stopped);
+
+/*
  * A report command, `NAME FILE [--json]` (info, stats): reads the whole
  * trace into the command's facts, prints them as text or as one JSON
  * object on stdout, and says on stderr why reading stopped early, if it
@@ -121,7 +178,8 @@ const char *cli_format_seconds(char *buf, size_t size, uint64_t ns);
  * the command's own struct, handed to each callback as is.
  */
 struct cli_report_impl {
-	/* Fills facts (zeroed) from r. Returns 0 or -errno: then facts hold what was read. */
+	size_t facts_size;	/* the facts struct, zeroed before collect */
+	/* Fills facts from r. Returns 0 or -errno: then facts hold what was read. */
 	int (*collect)(struct hwct_reader *r, void *facts);
 	/* Why reading stopped before the end (owned by facts), NULL when it did not. */
 	const struct hwct_error *(*stopped)(const void *facts);
@@ -134,11 +192,10 @@ struct cli_report_impl {
 
 /*
  * The run() of a report command (cli_report.c): parses argv, opens the
- * trace, collects into facts and prints; facts stays the caller's (finished
- * after a collect). Returns an enum cli_exit: CLI_EXIT_FAILURE when the
- * trace could not be opened or read to the end.
+ * trace, collects into cmd->report's facts and prints. Returns an enum
+ * cli_exit: CLI_EXIT_FAILURE when the trace could not be opened or read to
+ * the end.
  */
-int cli_run_report(const struct cli_command *cmd, int argc, char **argv,
-	const struct cli_report_impl *impl, void *facts);
+int cli_run_report(const struct cli_command *cmd, int argc, char **argv);
 
 #endif

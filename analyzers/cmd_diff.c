@@ -176,60 +176,73 @@ static int run_diff(const struct cli_command *cmd, char **files, size_t count, b
 #endif
 }
 
+struct diff_args {
+	bool json, against_recorded, verbose;
+	double threshold;
+};
+
+static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
+{
+	struct diff_args *a = ctx;
+	char *end;
+
+	switch (key) {
+	case OPT_JSON:
+		a->json = true;
+		break;
+	case OPT_AGAINST_RECORDED:
+		a->against_recorded = true;
+		break;
+	case OPT_VERBOSE:
+		a->verbose = true;
+		break;
+	case OPT_TIMING:
+		errno = 0;
+		a->threshold = strtod(p->arg, &end);
+		if (errno || end == p->arg || *end || !(a->threshold >= 0.0)) {
+			return cli_usage_error(cmd, "bad --timing-threshold '%s' (a percentage, 0 or more)", p->arg);
+		}
+		break;
+	}
+	return 0;
+}
+
+/* One results file with --against-recorded, else two files of either kind. */
+static int check(const struct cli_command *cmd, const struct cli_parser *p, void *ctx)
+{
+	const struct diff_args *a = ctx;
+	size_t count = p->positional_count;
+
+	if (count != (a->against_recorded ? 1u : 2u)) {
+		return cli_usage_error(cmd, a->against_recorded ? "--against-recorded takes one results file" :
+			count < 2 ? "two files are needed" : "too many arguments");
+	}
+	return 0;
+}
+
+/* diff exits 2 on every error (diff(1)): its --json is its own. */
+static const struct cli_run_args run_args = {
+	.options = options,
+	.option = option,
+	.check = check,
+};
+
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct cli_parser p;
-	bool json = false, against_recorded = false, verbose = false;
-	double threshold = -1.0;
-	char *end;
-	int key, ret = DIFF_EXIT_ERROR;
+	struct diff_args a = { .threshold = -1.0 };
+	struct cli_run run;
+	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &a);
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return DIFF_EXIT_ERROR;
+	if (ret != CLI_CONTINUE) {
+		return ret == CLI_EXIT_OK ? ret : DIFF_EXIT_ERROR;
 	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		switch (key) {
-		case CLI_KEY_HELP:
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_AGAINST_RECORDED:
-			against_recorded = true;
-			break;
-		case OPT_VERBOSE:
-			verbose = true;
-			break;
-		case OPT_TIMING:
-			errno = 0;
-			threshold = strtod(p.arg, &end);
-			if (errno || end == p.arg || *end || !(threshold >= 0.0)) {
-				cli_usage_error(cmd, "bad --timing-threshold '%s' (a percentage, 0 or more)", p.arg);
-				goto out;
-			}
-			break;
-		default:
-			break;
-		}
-	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count != (against_recorded ? 1u : 2u)) {
-		cli_usage_error(cmd, against_recorded ? "--against-recorded takes one results file" :
-			p.positional_count < 2 ? "two files are needed" : "too many arguments");
-		goto out;
-	}
-	if (json && !HWCT_HAVE_JSON) {
+	if (a.json && !HWCT_HAVE_JSON) {
 		cli_no_json(cmd);
-		goto out;
+		ret = DIFF_EXIT_ERROR;
+	} else {
+		ret = run_diff(cmd, run.p.positional, run.p.positional_count, a.against_recorded, a.threshold, a.json, a.verbose);
 	}
-	ret = run_diff(cmd, p.positional, p.positional_count, against_recorded, threshold, json, verbose);
-out:
-	cli_parse_finish(&p);
+	cli_run_end(&run);
 	return ret;
 }
 

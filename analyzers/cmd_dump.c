@@ -17,7 +17,6 @@
 
 enum {
 	OPT_FRAMES = 256,
-	OPT_JSON,
 	OPT_RECORDS,
 	OPT_NO_BLOB_DATA,
 	OPT_VERBOSE,
@@ -25,7 +24,7 @@ enum {
 
 static const struct cli_option options[] = {
 	{ "frames", 0, true, OPT_FRAMES },
-	{ "json", 0, false, OPT_JSON },
+	{ "json", 0, false, CLI_KEY_JSON },
 	{ "records", 0, true, OPT_RECORDS },
 	{ "no-blob-data", 0, false, OPT_NO_BLOB_DATA },
 	{ "verbose", 'v', false, OPT_VERBOSE },
@@ -127,98 +126,76 @@ static int dump(struct hwct_reader *r, const struct dump_filter *filter, bool js
 	return ret;
 }
 
+struct dump_args {
+	struct dump_filter filter;
+	struct frame_range range;
+	bool has_range;
+	struct dump_options opts;
+};
+
+static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
+{
+	struct dump_args *a = ctx;
+	const char *bad;
+
+	switch (key) {
+	case OPT_FRAMES:
+		if (!frame_range_parse(p->arg, &a->range)) {
+			return cli_usage_error(cmd, "--frames %s: expected " FRAME_RANGE_SYNTAX, p->arg);
+		}
+		a->filter.first = a->range.first;
+		a->filter.last = a->range.last;
+		a->has_range = true;
+		break;
+	case OPT_RECORDS:
+		bad = parse_kinds((char *)p->arg, &a->filter.kinds);
+		if (bad) {
+			return cli_usage_error(cmd, "--records: unknown record kind '%s'", bad);
+		}
+		break;
+	case OPT_NO_BLOB_DATA:
+		a->opts.no_blob_data = true;
+		break;
+	case OPT_VERBOSE:
+		a->opts.verbose = true;
+		break;
+	}
+	return 0;
+}
+
+static const struct cli_run_args run_args = {
+	.options = options,
+	.option = option,
+	.files = 1,
+};
+
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct dump_filter filter = { .last = UINT64_MAX, .kinds = UINT64_MAX };
-	struct frame_range range;
-	bool has_range = false;
-	struct dump_options opts = { 0 };
-	struct cli_parser p;
-	struct hwct_reader *r;
-	struct hwct_error err;
-	const char *bad;
-	bool json = false;
-	int key, ret = CLI_EXIT_USAGE;
+	struct dump_args a = { .filter = { .last = UINT64_MAX, .kinds = UINT64_MAX } };
+	struct cli_run run;
+	uint64_t count;
+	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &a);
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return CLI_EXIT_FAILURE;
-	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		switch (key) {
-		case CLI_KEY_HELP:
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		case OPT_FRAMES:
-			if (!frame_range_parse(p.arg, &range)) {
-				cli_usage_error(cmd, "--frames %s: expected " FRAME_RANGE_SYNTAX, p.arg);
-				goto out;
-			}
-			filter.first = range.first;
-			filter.last = range.last;
-			has_range = true;
-			break;
-		case OPT_JSON:
-			json = true;
-			break;
-		case OPT_RECORDS:
-			bad = parse_kinds((char *)p.arg, &filter.kinds);
-			if (bad) {
-				cli_usage_error(cmd, "--records: unknown record kind '%s'", bad);
-				goto out;
-			}
-			break;
-		case OPT_NO_BLOB_DATA:
-			opts.no_blob_data = true;
-			break;
-		case OPT_VERBOSE:
-			opts.verbose = true;
-			break;
-		}
-	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count != 1) {
-		cli_usage_error(cmd, p.positional_count ? "too many arguments" : "no trace file given");
-		goto out;
-	}
-	if (json && !HWCT_HAVE_JSON) {
-		ret = cli_no_json(cmd);
-		goto out;
-	}
-	r = hwct_reader_open(p.positional[0], &err);
-	if (!r) {
-		cli_error("%s", err.message);
-		ret = CLI_EXIT_FAILURE;
-		goto out;
+	if (ret != CLI_CONTINUE) {
+		return ret;
 	}
 	/* frame N of a trace of N frames is the records after its last FrameEnd */
-	if (has_range && !frame_range_within(&range, hwct_reader_info(r)->frame_count + 1)) {
-		uint64_t count = hwct_reader_info(r)->frame_count;
-
+	count = hwct_reader_info(run.reader)->frame_count;
+	if (a.has_range && !frame_range_within(&a.range, count + 1)) {
 		cli_usage_error(cmd, "--frames: %s has %" PRIu64 " frames (0 to %" PRIu64 ", then the records "
-			"after the last FrameEnd as frame %" PRIu64 "), none from %" PRIu64, p.positional[0], count,
-			count ? count - 1 : 0, count, range.first);
-		hwct_reader_destroy(r);
-		goto out;
+			"after the last FrameEnd as frame %" PRIu64 "), none from %" PRIu64, run.p.positional[0], count,
+			count ? count - 1 : 0, count, a.range.first);
+		cli_run_end(&run);
+		return CLI_EXIT_USAGE;
 	}
-	ret = dump(r, &filter, json, &opts);
-	if (ret < 0 && hwct_reader_error_at_cut_end(r)) {
-		/* an unfinished trace: every complete record was printed (docs: EXIT STATUS) */
-		cli_warning("%s (the writer did not finish)", hwct_reader_error(r)->message);
-		ret = 0;
-	} else if (ret < 0) {
-		const struct hwct_error *e = hwct_reader_error(r);
-
-		cli_error("%s", e ? e->message : strerror(-ret));
+	ret = dump(run.reader, &a.filter, run.json, &a.opts);
+	if (ret < 0 && !hwct_reader_error(run.reader)) {
+		cli_error("%s", strerror(-ret));
+	} else if (ret < 0 && cli_read_stopped(run.reader, hwct_reader_error(run.reader))) {
+		ret = 0;	/* an unfinished trace: every complete record was printed (docs: EXIT STATUS) */
 	}
-	ret = ret < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-	hwct_reader_destroy(r);
-out:
-	cli_parse_finish(&p);
-	return ret;
+	cli_run_end(&run);
+	return ret < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 }
 
 const struct cli_command cmd_dump = {

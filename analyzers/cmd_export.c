@@ -18,12 +18,11 @@
 
 enum {
 	OPT_FORMAT = 256,
-	OPT_JSON,
 };
 
 static const struct cli_option options[] = {
 	{ "format", 0, true, OPT_FORMAT },
-	{ "json", 0, false, OPT_JSON },
+	{ "json", 0, false, CLI_KEY_JSON },
 	{ NULL, 0, false, 0 },
 };
 
@@ -76,66 +75,58 @@ static int write_output(const char *out, const char *source, struct export_event
 	return ret;
 }
 
+static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
+{
+	(void)cmd;
+	if (key == OPT_FORMAT) {
+		*(const char **)ctx = p->arg;
+	}
+	return 0;
+}
+
+static int check(const struct cli_command *cmd, const struct cli_parser *p, void *ctx)
+{
+	const char *format = *(const char **)ctx;
+
+	(void)p;
+	if (!format || strcmp(format, "chrome-json") != 0) {
+		return cli_usage_error(cmd, format ? "unknown format '%s' (chrome-json)" :
+			"no --format given%s (chrome-json)", format ? format : "");
+	}
+	return 0;
+}
+
+static const struct cli_run_args run_args = {
+	.options = options,
+	.option = option,
+	.check = check,
+	.files = 2,
+	.files_needed = "FILE and OUT are needed",
+};
+
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct export_events ev = { 0 };
-	struct cli_parser p;
-	struct hwct_reader *r;
-	struct hwct_error err;
-	const char *format = NULL;
-	bool json = false;
-	int key, ret = CLI_EXIT_USAGE;
+	struct cli_run run;
+	const char *format = NULL, *in, *out;
+	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &format);
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return CLI_EXIT_FAILURE;
+	if (ret != CLI_CONTINUE) {
+		return ret;
 	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		if (key == CLI_KEY_HELP) {
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		}
-		if (key == OPT_FORMAT) {
-			format = p.arg;
-		}
-		json = key == OPT_JSON ? true : json;
-	}
-	if (key < 0) {
-		goto out;
-	}
-	if (!format || strcmp(format, "chrome-json") != 0) {
-		cli_usage_error(cmd, format ? "unknown format '%s' (chrome-json)" : "no --format given%s (chrome-json)",
-			format ? format : "");
-		goto out;
-	}
-	if (p.positional_count != 2) {
-		cli_usage_error(cmd, p.positional_count < 2 ? "FILE and OUT are needed" : "too many arguments");
-		goto out;
-	}
-	if (json && !HWCT_HAVE_JSON) {
-		ret = cli_no_json(cmd);
-		goto out;
-	}
-	r = hwct_reader_open(p.positional[0], &err);
-	if (!r) {
-		cli_error("%s", err.message);
+	in = run.p.positional[0];
+	out = run.p.positional[1];
+	ret = export_collect(run.reader, &ev) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+	if (write_output(out, in, &ev) < 0) {
 		ret = CLI_EXIT_FAILURE;
-		goto out;
-	}
-	ret = export_collect(r, &ev) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-	if (write_output(p.positional[1], p.positional[0], &ev) < 0) {
-		ret = CLI_EXIT_FAILURE;
-	} else if (strcmp(p.positional[1], "-") != 0) {
-		print_summary(stdout, p.positional[1], &ev, json);
+	} else if (strcmp(out, "-") != 0) {
+		print_summary(stdout, out, &ev, run.json);
 	}
 	if (!ev.complete) {
 		cli_error("%s", ev.error.message);
 	}
 	export_events_finish(&ev);
-	hwct_reader_destroy(r);
-out:
-	cli_parse_finish(&p);
+	cli_run_end(&run);
 	return ret;
 }
 

@@ -22,12 +22,11 @@
 
 enum {
 	OPT_FRAME = 256,
-	OPT_JSON,
 };
 
 static const struct cli_option options[] = {
 	{ "frame", 0, true, OPT_FRAME },
-	{ "json", 0, false, OPT_JSON },
+	{ "json", 0, false, CLI_KEY_JSON },
 	{ NULL, 0, false, 0 },
 };
 
@@ -70,92 +69,96 @@ static void print_text(FILE *f, const char *dir, struct json_object *report)
 }
 #endif
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
-{
-	struct cli_parser p;
-	bool json = false, has_frame = false;
-	uint64_t frame = 0;
-	char *end;
-	int key, ret = CLI_EXIT_USAGE;
+struct extract_args {
+	bool has_frame;
+	uint64_t frame;
+};
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
+static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
+{
+	struct extract_args *a = ctx;
+	char *end;
+
+	if (key == OPT_FRAME) {
+		errno = 0;
+		a->frame = strtoull(p->arg, &end, 10);
+		if (errno || end == p->arg || *end || p->arg[0] == '-') {
+			return cli_usage_error(cmd, "bad --frame '%s' (a FrameEnd.frame number)", p->arg);
+		}
+		a->has_frame = true;
+	}
+	return 0;
+}
+
+static int check(const struct cli_command *cmd, const struct cli_parser *p, void *ctx)
+{
+	const struct extract_args *a = ctx;
+
+	(void)p;
+	return a->has_frame ? 0 : cli_usage_error(cmd, "no --frame given");
+}
+
+static const struct cli_run_args run_args = {
+	.options = options,
+	.option = option,
+	.check = check,
+	.files = 2,
+	.files_needed = "FILE and OUT_DIR are needed",
+#if !HWCT_HAVE_EXTRACT
+	.unavailable = "extract: " CLI_PROGRAM " was built without libpng or json-c",
+#endif
+};
+
+#if HWCT_HAVE_EXTRACT
+static int extract(struct cli_run *run, uint64_t frame)
+{
+	const char *in = run->p.positional[0], *dir = run->p.positional[1];
+	struct extract_result res;
+	char msg[512];
+	int dirfd, ret;
+
+	dirfd = safe_dir_open(dir, true, msg, sizeof(msg));
+	if (dirfd < 0) {
+		cli_error("%s", msg);
 		return CLI_EXIT_FAILURE;
 	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		if (key == CLI_KEY_HELP) {
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
+	ret = extract_frame(run->reader, frame, dirfd, &res);
+	if (ret == -ERANGE) {
+		ret = cli_usage_error(run->cmd, "%s has no frame %" PRIu64 " (it has %" PRIu64 ")", in, frame,
+			hwct_reader_info(run->reader)->frame_count);
+	} else if (ret < 0) {
+		cli_error("%s", res.error.code ? res.error.message : strerror(-ret));
+		ret = CLI_EXIT_FAILURE;
+	} else {
+		if (run->json) {
+			printf("%s\n", json_object_to_json_string_ext(res.report, JSON_C_TO_STRING_PRETTY |
+				JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
+		} else {
+			print_text(stdout, dir, res.report);
 		}
-		if (key == OPT_FRAME) {
-			errno = 0;
-			frame = strtoull(p.arg, &end, 10);
-			if (errno || end == p.arg || *end || p.arg[0] == '-') {
-				cli_usage_error(cmd, "bad --frame '%s' (a FrameEnd.frame number)", p.arg);
-				goto out;
-			}
-			has_frame = true;
-		}
-		json = key == OPT_JSON ? true : json;
+		ret = res.failures ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count != 2 || !has_frame) {
-		cli_usage_error(cmd, !has_frame ? "no --frame given" : p.positional_count < 2 ?
-			"FILE and OUT_DIR are needed" : "too many arguments");
-		goto out;
+	json_object_put(res.report);
+	close(dirfd);
+	return ret;
+}
+#endif
+
+static int run(const struct cli_command *cmd, int argc, char **argv)
+{
+	struct extract_args a = { 0 };
+	struct cli_run run;
+	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &a);
+
+	if (ret != CLI_CONTINUE) {
+		return ret;
 	}
 #if HWCT_HAVE_EXTRACT
-	{
-		struct extract_result res;
-		struct hwct_reader *r;
-		struct hwct_error err;
-		char msg[512];
-		int dirfd;
-
-		r = hwct_reader_open(p.positional[0], &err);
-		if (!r) {
-			cli_error("%s", err.message);
-			ret = CLI_EXIT_FAILURE;
-			goto out;
-		}
-		dirfd = safe_dir_open(p.positional[1], true, msg, sizeof(msg));
-		if (dirfd < 0) {
-			cli_error("%s", msg);
-			hwct_reader_destroy(r);
-			ret = CLI_EXIT_FAILURE;
-			goto out;
-		}
-		ret = extract_frame(r, frame, dirfd, &res);
-		if (ret == -ERANGE) {
-			cli_usage_error(cmd, "%s has no frame %" PRIu64 " (it has %" PRIu64 ")", p.positional[0], frame,
-				hwct_reader_info(r)->frame_count);
-			ret = CLI_EXIT_USAGE;
-		} else if (ret < 0) {
-			cli_error("%s", res.error.code ? res.error.message : strerror(-ret));
-			ret = CLI_EXIT_FAILURE;
-		} else {
-			if (json) {
-				printf("%s\n", json_object_to_json_string_ext(res.report, JSON_C_TO_STRING_PRETTY |
-					JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
-			} else {
-				print_text(stdout, p.positional[1], res.report);
-			}
-			ret = res.failures ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
-		}
-		json_object_put(res.report);
-		close(dirfd);
-		hwct_reader_destroy(r);
-	}
+	ret = extract(&run, a.frame);
 #else
-	(void)json;
-	cli_error("extract: %s was built without libpng or json-c", CLI_PROGRAM);
-	ret = CLI_EXIT_FAILURE;
+	ret = CLI_EXIT_FAILURE;	/* not reached: run_args.unavailable */
 #endif
-out:
-	cli_parse_finish(&p);
+	cli_run_end(&run);
 	return ret;
 }
 

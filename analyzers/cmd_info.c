@@ -225,6 +225,7 @@ static void finish(void *facts)
 }
 
 static const struct cli_report_impl report = {
+	.facts_size = sizeof(struct info_facts),
 	.collect = collect,
 	.stopped = stopped,
 	.print_text = print_text,
@@ -234,17 +235,11 @@ static const struct cli_report_impl report = {
 	.finish = finish,
 };
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
-{
-	struct info_facts facts = { 0 };
-
-	return cli_run_report(cmd, argc, argv, &report, &facts);
-}
-
 const struct cli_command cmd_info = {
 	.name = "info",
 	.summary = "describe a trace: environment, header, displays, counts, sizes, duration",
 	.synopsis = "FILE [--json]",
 	.options = "  --json      one JSON object with the same facts\n",
-	.run = run,
+	.run = cli_run_report,
+	.report = &report,
 };

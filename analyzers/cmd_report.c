@@ -48,60 +48,64 @@ static bool parse_size(const char *s, unsigned long long *out)
 	return *end == '\0';
 }
 
+static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
+{
+	struct report_options *opts = ctx;
+	unsigned long long n;
+
+	switch (key) {
+	case OPT_OUTPUT:
+		opts->output = p->arg;
+		break;
+	case OPT_MAX_MESSAGES:
+		if (!parse_size(p->arg, &n) || n > SIZE_MAX) {
+			return cli_usage_error(cmd, "bad --max-messages '%s' (a count)", p->arg);
+		}
+		opts->max_messages = (size_t)n;
+		break;
+	case OPT_MAX_IMAGE_BYTES:
+		if (!parse_size(p->arg, &n)) {
+			return cli_usage_error(cmd, "bad --max-image-bytes '%s' (bytes, with K, M or G)", p->arg);
+		}
+		opts->max_image_bytes = n;
+		break;
+	}
+	return 0;
+}
+
+/* A trace and any number of results (report_write_page() reads them all), and -o. */
+static int check(const struct cli_command *cmd, const struct cli_parser *p, void *ctx)
+{
+	const struct report_options *opts = ctx;
+
+	if (p->positional_count < 1) {
+		return cli_usage_error(cmd, "no trace file given");
+	}
+	if (!opts->output || !opts->output[0]) {
+		return cli_usage_error(cmd, "no output file given (-o OUT.html)");
+	}
+	return 0;
+}
+
+static const struct cli_run_args run_args = {
+	.options = options,
+	.option = option,
+	.check = check,
+};
+
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct report_options opts = { .max_messages = 2000, .max_image_bytes = 8ull << 20 };
-	struct cli_parser p;
-	unsigned long long n;
-	int key, ret = CLI_EXIT_USAGE;
+	struct cli_run run;
+	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &opts);
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return CLI_EXIT_FAILURE;
+	if (ret != CLI_CONTINUE) {
+		return ret;
 	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		switch (key) {
-		case CLI_KEY_HELP:
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		case OPT_OUTPUT:
-			opts.output = p.arg;
-			break;
-		case OPT_MAX_MESSAGES:
-			if (!parse_size(p.arg, &n) || n > SIZE_MAX) {
-				cli_usage_error(cmd, "bad --max-messages '%s' (a count)", p.arg);
-				goto out;
-			}
-			opts.max_messages = (size_t)n;
-			break;
-		case OPT_MAX_IMAGE_BYTES:
-			if (!parse_size(p.arg, &n)) {
-				cli_usage_error(cmd, "bad --max-image-bytes '%s' (bytes, with K, M or G)", p.arg);
-				goto out;
-			}
-			opts.max_image_bytes = n;
-			break;
-		default:
-			break;
-		}
-	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count < 1) {
-		cli_usage_error(cmd, "no trace file given");
-		goto out;
-	}
-	if (!opts.output || !opts.output[0]) {
-		cli_usage_error(cmd, "no output file given (-o OUT.html)");
-		goto out;
-	}
-	opts.results = p.positional + 1;
-	opts.result_count = p.positional_count - 1;
-	ret = report_write_page(p.positional[0], &opts);
-out:
-	cli_parse_finish(&p);
+	opts.results = run.p.positional + 1;
+	opts.result_count = run.p.positional_count - 1;
+	ret = report_write_page(run.p.positional[0], &opts);
+	cli_run_end(&run);
 	return ret;
 }
 

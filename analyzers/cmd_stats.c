@@ -145,6 +145,7 @@ static void finish(void *facts)
 }
 
 static const struct cli_report_impl report = {
+	.facts_size = sizeof(struct stats_facts),
 	.collect = collect,
 	.stopped = stopped,
 	.print_text = print_text,
@@ -154,17 +155,11 @@ static const struct cli_report_impl report = {
 	.finish = finish,
 };
 
-static int run(const struct cli_command *cmd, int argc, char **argv)
-{
-	struct stats_facts facts = { 0 };
-
-	return cli_run_report(cmd, argc, argv, &report, &facts);
-}
-
 const struct cli_command cmd_stats = {
 	.name = "stats",
 	.summary = "per-display statistics: frame rate, layers, decisions, offload, fence latencies",
 	.synopsis = "FILE [--json]",
 	.options = "  --json      one JSON object with the same statistics\n",
-	.run = run,
+	.run = cli_run_report,
+	.report = &report,
 };

@@ -19,12 +19,11 @@
 
 enum {
 	OPT_FRAMES = 256,
-	OPT_JSON,
 };
 
 static const struct cli_option options[] = {
 	{ "frames", 0, true, OPT_FRAMES },
-	{ "json", 0, false, OPT_JSON },
+	{ "json", 0, false, CLI_KEY_JSON },
 	{ NULL, 0, false, 0 },
 };
 
@@ -79,82 +78,74 @@ static int print_json(FILE *f, const char *in, const char *out, const struct tri
 }
 #endif
 
+struct trim_args {
+	struct frame_range range;
+	bool has_range;
+};
+
+static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
+{
+	struct trim_args *a = ctx;
+
+	if (key == OPT_FRAMES && !frame_range_parse(p->arg, &a->range)) {
+		return cli_usage_error(cmd, "bad --frames range '%s' (" FRAME_RANGE_SYNTAX ")", p->arg);
+	}
+	a->has_range = a->has_range || key == OPT_FRAMES;
+	return 0;
+}
+
+static int check(const struct cli_command *cmd, const struct cli_parser *p, void *ctx)
+{
+	const struct trim_args *a = ctx;
+
+	(void)p;
+	return a->has_range ? 0 : cli_usage_error(cmd, "no --frames range given");
+}
+
+static const struct cli_run_args run_args = {
+	.options = options,
+	.option = option,
+	.check = check,
+	.files = 2,
+	.files_needed = "IN and OUT are needed",
+};
+
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
+	struct trim_args a = { 0 };
 	struct trim_report report;
-	struct cli_parser p;
-	struct hwct_reader *r;
 	struct hwct_error err;
-	uint64_t first = 0, last = 0;
-	struct frame_range range;
-	bool json = false, has_range = false;
-	int key, ret = CLI_EXIT_USAGE;
+	struct cli_run run;
+	const char *in, *out;
+	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &a);
 
-	if (cli_parse_init(&p, cmd, options, argc, argv) < 0) {
-		cli_error("out of memory");
-		return CLI_EXIT_FAILURE;
+	if (ret != CLI_CONTINUE) {
+		return ret;
 	}
-	while ((key = cli_parse_next(&p)) > 0 || key == CLI_KEY_HELP) {
-		if (key == CLI_KEY_HELP) {
-			cli_print_command_help(stdout, cmd);
-			cli_parse_finish(&p);
-			return CLI_EXIT_OK;
-		}
-		if (key == OPT_JSON) {
-			json = true;
-		} else if (key == OPT_FRAMES) {
-			if (!frame_range_parse(p.arg, &range)) {
-				cli_usage_error(cmd, "bad --frames range '%s' (" FRAME_RANGE_SYNTAX ")", p.arg);
-				goto out;
-			}
-			first = range.first;
-			last = range.last;
-			has_range = true;
-		}
+	in = run.p.positional[0];
+	out = run.p.positional[1];
+	if (a.range.last == UINT64_MAX && hwct_reader_info(run.reader)->frame_count) {
+		a.range.last = hwct_reader_info(run.reader)->frame_count - 1;
 	}
-	if (key < 0) {
-		goto out;
-	}
-	if (p.positional_count != 2 || !has_range) {
-		cli_usage_error(cmd, !has_range ? "no --frames range given" : p.positional_count < 2 ?
-			"IN and OUT are needed" : "too many arguments");
-		goto out;
-	}
-	if (json && !HWCT_HAVE_JSON) {
-		ret = cli_no_json(cmd);
-		goto out;
-	}
-	r = hwct_reader_open(p.positional[0], &err);
-	if (!r) {
-		cli_error("%s", err.message);
-		ret = CLI_EXIT_FAILURE;
-		goto out;
-	}
-	if (last == UINT64_MAX && hwct_reader_info(r)->frame_count) {
-		last = hwct_reader_info(r)->frame_count - 1;
-	}
-	ret = trim_run(r, p.positional[1], first, last, &report, &err);
+	ret = trim_run(run.reader, out, a.range.first, a.range.last, &report, &err);
 	if (ret == -ERANGE || ret == -EEXIST) {
-		cli_usage_error(cmd, "%s", err.message);
-		ret = CLI_EXIT_USAGE;
+		ret = cli_usage_error(cmd, "%s", err.message);
 	} else if (ret < 0) {
 		cli_error("%s", err.message);
 		ret = CLI_EXIT_FAILURE;
 	} else {
 		ret = CLI_EXIT_OK;
 #if HWCT_HAVE_JSON
-		if (json && print_json(stdout, p.positional[0], p.positional[1], &report) < 0) {
+		if (run.json && print_json(stdout, in, out, &report) < 0) {
 			cli_error("out of memory");
 			ret = CLI_EXIT_FAILURE;
 		}
 #endif
-		if (!json) {
-			print_text(stdout, p.positional[0], p.positional[1], &report);
+		if (!run.json) {
+			print_text(stdout, in, out, &report);
 		}
 	}
-	hwct_reader_destroy(r);
-out:
-	cli_parse_finish(&p);
+	cli_run_end(&run);
 	return ret;
 }
 
