@@ -13,49 +13,35 @@
 #include <hwct/hwc2_names.h>
 
 #include "diff.h"
-#include "json_int.h"
-#include "results_version.h"
-
-#define RESULTS_MAX_BYTES (1ull << 31)
+#include "results_load.h"
 
 struct loader {
-	const char *path;
-	char *msg;
-	size_t size;
-	bool failed;
+	struct results_file rf;
+	bool failed;			/* the first error is kept in rf.err */
 };
 
 static void schema_error(struct loader *l, const char *where, const char *what)
 {
 	if (!l->failed) {
-		snprintf(l->msg, l->size, "%s: %s: %s", l->path, where, what);
+		results_fail(&l->rf, where, "%s", what);
 		l->failed = true;
 	}
-}
-
-static struct json_object *member(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
 /* A non-negative integer member; false when absent or null and optional, else an error. */
 static bool get_u64(struct loader *l, struct json_object *o, const char *key, const char *where, bool optional,
 	uint64_t *out)
 {
-	struct json_object *v = member(o, key);
+	struct json_object *v = results_member(o, key);
 	char path[160];
+	bool present;
 
-	if (optional && (!v || json_object_is_type(v, json_type_null))) {
+	snprintf(path, sizeof(path), "%s.%s", where, key);
+	if (l->failed || results_get_u64(&l->rf, v, path, UINT64_MAX, optional, out, &present) < 0) {
+		l->failed = true;
 		return false;
 	}
-	if (!v || !hwct_json_get_u64(v, out)) {
-		snprintf(path, sizeof(path), "%s.%s", where, key);
-		schema_error(l, path, v ? "expected a non-negative integer" : "missing");
-		return false;
-	}
-	return true;
+	return present;
 }
 
 static int compare_strings(const void *a, const void *b)
@@ -105,7 +91,7 @@ static void read_plan(struct loader *l, struct diff_result_frame *f, struct json
 		return;
 	}
 	for (size_t i = 0; i < n && !l->failed; i++) {
-		struct json_object *e = json_object_array_get_idx(plan, i), *plane = member(e, "plane");
+		struct json_object *e = json_object_array_get_idx(plan, i), *plane = results_member(e, "plane");
 		struct diff_plan_layer *p = &f->plan[f->plan_count++];
 		char path[160];
 
@@ -115,7 +101,7 @@ static void read_plan(struct loader *l, struct diff_result_frame *f, struct json
 		if (p->on_plane) {
 			get_u64(l, e, "plane", path, false, &p->plane);
 		}
-		read_reasons(l, member(e, "reasons"), path, p->reasons, sizeof(p->reasons));
+		read_reasons(l, results_member(e, "reasons"), path, p->reasons, sizeof(p->reasons));
 	}
 }
 
@@ -127,14 +113,14 @@ static int32_t composition(struct json_object *v)
 
 static void read_recorded(struct loader *l, struct diff_result_frame *f, struct json_object *rec, const char *where)
 {
-	struct json_object *layers = member(rec, "layers");
+	struct json_object *layers = results_member(rec, "layers");
 	size_t n = json_object_is_type(layers, json_type_array) ? json_object_array_length(layers) : 0;
 
 	if (!rec || json_object_is_type(rec, json_type_null)) {
 		return;
 	}
 	f->has_recorded = true;
-	f->validated = json_object_get_boolean(member(rec, "validated"));
+	f->validated = json_object_get_boolean(results_member(rec, "validated"));
 	f->recorded = calloc(n ? n : 1, sizeof(*f->recorded));
 	if (!f->recorded) {
 		schema_error(l, where, "out of memory");
@@ -147,15 +133,15 @@ static void read_recorded(struct loader *l, struct diff_result_frame *f, struct 
 
 		snprintf(path, sizeof(path), "%s.recorded.layers[%zu]", where, i);
 		get_u64(l, e, "layer", path, false, &r->layer);
-		r->requested = composition(member(e, "requested"));
-		r->composition = composition(member(e, "composition"));
+		r->requested = composition(results_member(e, "requested"));
+		r->composition = composition(results_member(e, "composition"));
 	}
 }
 
 static void read_frame(struct loader *l, struct diff_result_frame *f, struct json_object *o, size_t index)
 {
 	static const char *const timing_keys[] = { "wait_ns", "plan_ns", "compose_ns", "commit_ns", "present_ns" };
-	struct json_object *timing = member(o, "timing"), *checksum = member(o, "checksum");
+	struct json_object *timing = results_member(o, "timing"), *checksum = results_member(o, "checksum");
 	char where[64];
 	uint64_t loop = 0;
 
@@ -168,17 +154,17 @@ static void read_frame(struct loader *l, struct diff_result_frame *f, struct jso
 	get_u64(l, o, "display", where, false, &f->display);
 	get_u64(l, o, "loop", where, true, &loop);
 	f->loop = (uint32_t)loop;
-	read_plan(l, f, member(o, "plan"), where);
+	read_plan(l, f, results_member(o, "plan"), where);
 	f->has_client_target_plane = get_u64(l, o, "client_target_plane", where, true, &f->client_target_plane);
 	if (checksum && json_object_is_type(checksum, json_type_string)) {
 		snprintf(f->checksum, sizeof(f->checksum), "%s", json_object_get_string(checksum));
 	}
 	for (size_t i = 0; i < 5; i++) {
-		struct json_object *v = member(timing, timing_keys[i]);
+		struct json_object *v = results_member(timing, timing_keys[i]);
 
 		f->timing[i] = json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : -1;
 	}
-	read_recorded(l, f, member(o, "recorded"), where);
+	read_recorded(l, f, results_member(o, "recorded"), where);
 }
 
 static void copy_string(char *out, size_t size, struct json_object *v)
@@ -186,92 +172,39 @@ static void copy_string(char *out, size_t size, struct json_object *v)
 	snprintf(out, size, "%s", json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
-static struct json_object *parse(struct loader *l)
-{
-	FILE *f = fopen(l->path, "rb");
-	struct json_tokener *tok;
-	struct json_object *root = NULL;
-	char *text = NULL;
-	long size;
-
-	if (!f) {
-		snprintf(l->msg, l->size, "%s: %s", l->path, strerror(errno));
-		return NULL;
-	}
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || (uint64_t)size > RESULTS_MAX_BYTES ||
-		fseek(f, 0, SEEK_SET) != 0 || !(text = malloc((size_t)size + 1)) ||
-		fread(text, 1, (size_t)size, f) != (size_t)size) {
-		snprintf(l->msg, l->size, "%s: cannot read it", l->path);
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	tok = json_tokener_new();
-	if (tok) {
-		root = json_tokener_parse_ex(tok, text, (int)size);
-		if (!root || json_tokener_get_parse_end(tok) < (size_t)size) {
-			size_t end = json_tokener_get_parse_end(tok);
-			enum json_tokener_error e = json_tokener_get_error(tok);
-
-			while (root && end < (size_t)size && strchr(" \t\r\n", text[end])) {
-				end++;
-			}
-			if (!root || end < (size_t)size) {
-				snprintf(l->msg, l->size, "%s: offset %zu: not valid JSON: %s", l->path, end,
-					root ? "text after the object" : e == json_tokener_continue ? "unexpected end of file" :
-					json_tokener_error_desc(e));
-				json_object_put(root);
-				root = NULL;
-			}
-		}
-		json_tokener_free(tok);
-	} else {
-		snprintf(l->msg, l->size, "%s: out of memory", l->path);
-	}
-	free(text);
-	return root;
-}
-
 struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 {
-	struct loader l = { .path = path, .msg = msg, .size = size };
-	struct json_object *root = parse(&l), *frames, *version, *target;
-	struct diff_results *res;
+	struct hwct_error err;
+	struct loader l = { 0 };
+	struct json_object *root, *frames, *target;
+	struct diff_results *res = NULL;
 	size_t n;
 
-	if (!root) {
+	if (results_file_read(&l.rf, path, &err) < 0) {
+		snprintf(msg, size, "%s", err.message);
 		return NULL;
 	}
-	version = member(root, "results_version");
-	frames = member(root, "frames");
-	if (!json_object_is_type(root, json_type_object) || !json_object_is_type(version, json_type_int)) {
-		schema_error(&l, "results_version", "missing: not an hwc-replay results file");
-	} else if (json_object_get_int64(version) != HWCT_RESULTS_VERSION) {
-		snprintf(msg, size, "%s: results_version %" PRId64 " is not known (this program reads %d)", path,
-			json_object_get_int64(version), HWCT_RESULTS_VERSION);
-		l.failed = true;
-	} else if (!json_object_is_type(frames, json_type_array)) {
-		schema_error(&l, "frames", "expected an array");
-	}
-	res = l.failed ? NULL : calloc(1, sizeof(*res));
-	n = res ? json_object_array_length(frames) : 0;
-	if (res && !(res->frames = calloc(n ? n : 1, sizeof(*res->frames)))) {
+	root = l.rf.root;
+	frames = l.rf.frames;
+	n = json_object_array_length(frames);
+	res = calloc(1, sizeof(*res));
+	if (!res || !(res->frames = calloc(n ? n : 1, sizeof(*res->frames)))) {
 		schema_error(&l, "frames", "out of memory");
 	}
-	for (size_t i = 0; res && i < n && !l.failed; i++) {
+	for (size_t i = 0; i < n && !l.failed; i++) {
 		read_frame(&l, &res->frames[res->count++], json_object_array_get_idx(frames, i), i);
 	}
-	if (res && !l.failed) {
-		target = member(root, "board");
-		copy_string(res->planner, sizeof(res->planner), member(root, "planner"));
-		copy_string(res->compositor, sizeof(res->compositor), member(root, "compositor"));
-		copy_string(res->target, sizeof(res->target), member(target ? target : member(root, "target"),
-			target ? "name" : "kind"));
-		res->complete = json_object_get_boolean(member(root, "complete"));
+	if (!l.failed) {
+		target = results_member(root, "board");
+		copy_string(res->planner, sizeof(res->planner), results_member(root, "planner"));
+		copy_string(res->compositor, sizeof(res->compositor), results_member(root, "compositor"));
+		copy_string(res->target, sizeof(res->target), results_member(target ? target : results_member(root,
+			"target"), target ? "name" : "kind"));
+		res->complete = json_object_get_boolean(results_member(root, "complete"));
 	}
-	json_object_put(root);
+	results_file_finish(&l.rf);
 	if (l.failed) {
+		snprintf(msg, size, "%s", err.message);
 		diff_results_destroy(res);
 		return NULL;
 	}

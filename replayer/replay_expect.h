@@ -1,9 +1,9 @@
 /*
  * Known-good results (--expect): the parts of a results.json that a replay
  * is compared with — per frame the checksum, the plan and the image name —
- * read with json-c. Anything else in the file is ignored. Errors name the
- * file and the JSON path: "good.json: frames[3].plan[1].plane: expected
- * an integer or null, found string".
+ * read by the one results loader (results_load.h). Anything else in the
+ * file is ignored. Errors name the file and the JSON path: "good.json:
+ * frames[3].plan[1].plane: expected an integer or null, found string".
  */
 #ifndef HWCT_REPLAY_EXPECT_H
 #define HWCT_REPLAY_EXPECT_H
@@ -14,8 +14,6 @@
 
 #include <hwct/error.h>
 #include <hwct/hash.h>
-
-#define REPLAY_EXPECT_MAX_BYTES (1u << 30)	/* larger files are refused */
 
 struct replay_expect_layer {
 	uint64_t id;			/* hwc2_layer_t */

@@ -94,7 +94,7 @@ int test_diff_errors(const struct env2 *env)
 	test_run_finish(&run);
 	test_write_file(bad, "{\"results_version\": 9, \"frames\": []}", 36);
 	run_tool(env, &run, (const char *const[]){ "diff", bad, bad, NULL });
-	CHECK(run.status == 2 && test_contains(run.err, "results_version 9"));
+	CHECK(run.status == 2 && test_contains(run.err, "results_version: version 9"));
 	test_run_finish(&run);
 	run_tool(env, &run, (const char *const[]){ "diff", a, NULL });
 	CHECK(run.status == 2);
