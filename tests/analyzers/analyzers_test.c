@@ -1,8 +1,13 @@
 /*
- * analyzers-test HWC_TRACE CASE [ZSTD]: runs one named case against the
- * built hwc-trace on traces the case writes itself (testgen.c).
+ * analyzers-test HWC_TRACE CASE [zstd=PATH] [replay=PATH] [source=DIR]:
+ * runs one named case against the built hwc-trace on traces the case
+ * writes itself (gen.h). zstd checks repaired traces, replay replays a
+ * trimmed one (skipped without), source is the source tree (board profiles).
  */
+#include <dirent.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "tests.h"
 
@@ -103,6 +108,44 @@ void fixture_run(const struct fixture *fx, struct test_run *run, const char *con
 	test_run(run, argv);
 }
 
+const char *std_trace(const char *name, bool variant, struct gen_stack_info *info)
+{
+	struct gen_stack_options o = { .frames = STD_FRAMES, .displays = 1, .keyframe_interval = 4,
+		.variant = variant };
+	const char *path = test_path(name);
+
+	gen_stack_write(path, &o, info);
+	return path;
+}
+
+/* Removes what path holds, directories included, never following links; then path if a directory. */
+static void remove_tree(const char *path)
+{
+	struct dirent *e;
+	struct stat st;
+	char child[1024];
+	DIR *d;
+
+	if (lstat(path, &st) != 0) {
+		return;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
+			snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+			remove_tree(child);
+		}
+	}
+	if (d) {
+		closedir(d);
+	}
+	rmdir(path);
+}
+
 static int dump_frames_3_5(struct fixture *fx)
 {
 	return test_dump_frames(fx, "3-5", 3, 5);
@@ -167,6 +210,23 @@ static const struct {
 	{ "repair-bad-header", test_repair_bad_header },
 	{ "repair-same-path", test_repair_same_path },
 	{ "cli-usage", test_cli_usage },
+#if ANALYZERS_TEST_STACK
+	{ "stats-text", test_stats_text },
+	{ "stats-json", test_stats_json },
+	{ "diff-equal", test_diff_equal },
+	{ "diff-traces", test_diff_traces },
+	{ "diff-errors", test_diff_errors },
+	{ "diff-results", test_diff_results },
+	{ "diff-agreement", test_diff_agreement },
+	{ "export-chrome", test_export_chrome },
+	{ "extract-files", test_extract_files },
+	{ "extract-symlinks", test_extract_symlinks },
+	{ "extract-errors", test_extract_errors },
+	{ "trim-middle", test_trim_middle },
+	{ "trim-start", test_trim_start },
+	{ "trim-errors", test_trim_errors },
+	{ "trim-replay", test_trim_replay },
+#endif
 };
 
 int main(int argc, char **argv)
@@ -175,7 +235,7 @@ int main(int argc, char **argv)
 	int ret;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s HWC_TRACE CASE [ZSTD]\ncases:", argv[0]);
+		fprintf(stderr, "usage: %s HWC_TRACE CASE [zstd=PATH] [replay=PATH] [source=DIR]\ncases:", argv[0]);
 		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 			fprintf(stderr, " %s", cases[i].name);
 		}
@@ -183,11 +243,23 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	fx.tool = argv[1];
-	fx.zstd = argc > 3 ? argv[3] : NULL;
+	for (int i = 3; i < argc; i++) {
+		if (strncmp(argv[i], "zstd=", 5) == 0) {
+			fx.zstd = argv[i] + 5;
+		} else if (strncmp(argv[i], "replay=", 7) == 0) {
+			fx.replay = argv[i] + 7;
+		} else if (strncmp(argv[i], "source=", 7) == 0) {
+			fx.source_root = argv[i] + 7;
+		} else {
+			fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], argv[i]);
+			return 2;
+		}
+	}
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		if (strcmp(cases[i].name, argv[2]) == 0) {
 			ret = cases[i].run(&fx);
 			fixture_finish(&fx);
+			remove_tree(test_dir());
 			test_cleanup();
 			return ret;
 		}

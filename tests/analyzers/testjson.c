@@ -87,3 +87,29 @@ bool tj_is_int(struct json_object *obj, const char *path)
 
 	return v && json_object_is_type(v, json_type_int);
 }
+
+struct json_object *tj_parse(const char *text, const char *what)
+{
+	enum json_tokener_error e;
+	struct json_object *o = json_tokener_parse_verbose(text, &e);
+
+	CHECK_MSG(o, "%s is not JSON (%s):\n%.400s", what, json_tokener_error_desc(e), text);
+	return o;
+}
+
+int64_t tj_i64(struct json_object *obj, const char *path)
+{
+	struct json_object *v = tj_get(obj, path);
+
+	CHECK_MSG(json_object_is_type(v, json_type_int), "%s: not an integer", path);
+	return json_object_get_int64(v);
+}
+
+double tj_double(struct json_object *obj, const char *path)
+{
+	struct json_object *v = tj_get(obj, path);
+
+	CHECK_MSG(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int),
+		"%s: not a number", path);
+	return json_object_get_double(v);
+}

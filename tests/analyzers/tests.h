@@ -7,15 +7,18 @@
 #include <stdint.h>
 
 #include "hwct_config.h"
-#include "testgen.h"
+#include "gen.h"
 #include "testmodel.h"
 #include "testutil.h"
 
-#define FIXTURE_FRAMES 12	/* display frames of the standard trace */
+#define FIXTURE_FRAMES 12	/* display frames of the standard "kinds" trace */
+#define STD_FRAMES 10		/* display frames of the standard "stack" trace */
 
 struct fixture {
 	const char *tool;		/* the hwc-trace under test */
 	const char *zstd;		/* the zstd program, NULL when not found */
+	const char *replay;		/* hwc-replay, NULL when not built */
+	const char *source_root;	/* for the board profiles */
 	const char *trace;		/* the generated trace */
 	struct gen_trace gen;		/* what was written into it */
 	struct model model;		/* the file as the tests read it */
@@ -44,6 +47,9 @@ void record_frames(const struct model_record *const *records, size_t n, uint64_t
 /* The stored (data) frames of a model. */
 size_t model_data_frames(const struct model *m, const struct model_frame ***out);
 
+/* Writes the standard "stack" trace (one display, STD_FRAMES frames) at test_path(name). */
+const char *std_trace(const char *name, bool variant, struct gen_stack_info *info);
+
 typedef int (*test_case_fn)(struct fixture *fx);
 
 int test_info_json(struct fixture *fx);
@@ -63,5 +69,22 @@ int test_repair_damaged_frame(struct fixture *fx);
 int test_repair_bad_header(struct fixture *fx);
 int test_repair_same_path(struct fixture *fx);
 int test_cli_usage(struct fixture *fx);
+
+/* The cases of stats, diff, export, extract and trim: json-c and libpng builds (ANALYZERS_TEST_STACK). */
+int test_stats_text(struct fixture *fx);
+int test_stats_json(struct fixture *fx);
+int test_diff_equal(struct fixture *fx);
+int test_diff_traces(struct fixture *fx);
+int test_diff_errors(struct fixture *fx);
+int test_diff_results(struct fixture *fx);
+int test_diff_agreement(struct fixture *fx);
+int test_export_chrome(struct fixture *fx);
+int test_extract_files(struct fixture *fx);
+int test_extract_symlinks(struct fixture *fx);
+int test_extract_errors(struct fixture *fx);
+int test_trim_middle(struct fixture *fx);
+int test_trim_start(struct fixture *fx);
+int test_trim_errors(struct fixture *fx);
+int test_trim_replay(struct fixture *fx);
 
 #endif

@@ -7,7 +7,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "tests2.h"
+#include "tests.h"
+#include "testjson.h"
 
 #define MAX_TRACKS 64
 #define MAX_FLOWS 4096
@@ -35,7 +36,7 @@ static bool is_number(struct json_object *v)
 
 static const char *string_of(struct json_object *e, const char *key)
 {
-	struct json_object *v = json_at(e, key);
+	struct json_object *v = tj_get(e, key);
 
 	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
@@ -43,8 +44,8 @@ static const char *string_of(struct json_object *e, const char *key)
 /* Events of one track ("X" and "i" of a pid/tid) come in time order. */
 static void check_track_order(struct track_time *tracks, size_t *n, struct json_object *e, size_t index)
 {
-	int64_t pid = json_int_at(e, "pid"), tid = json_int_at(e, "tid");
-	double ts = json_double_at(e, "ts");
+	int64_t pid = tj_i64(e, "pid"), tid = tj_i64(e, "tid");
+	double ts = tj_double(e, "ts");
 	size_t i;
 
 	for (i = 0; i < *n; i++) {
@@ -63,7 +64,7 @@ static void check_track_order(struct track_time *tracks, size_t *n, struct json_
 
 static void note_flow(struct flow *flows, size_t *n, struct json_object *e, char ph)
 {
-	struct json_object *id = json_at(e, "id");
+	struct json_object *id = tj_get(e, "id");
 	const char *cat = string_of(e, "cat"), *name = string_of(e, "name");
 	size_t i;
 
@@ -84,10 +85,10 @@ static void note_flow(struct flow *flows, size_t *n, struct json_object *e, char
 	CHECK(strcmp(flows[i].cat, cat) == 0 && strcmp(flows[i].name, name) == 0);
 	if (ph == 's') {
 		flows[i].s++;
-		flows[i].ts_s = json_double_at(e, "ts");
+		flows[i].ts_s = tj_double(e, "ts");
 	} else {
 		flows[i].f++;
-		flows[i].ts_f = json_double_at(e, "ts");
+		flows[i].ts_f = tj_double(e, "ts");
 	}
 }
 
@@ -96,7 +97,7 @@ static void check_document(struct json_object *doc, struct counts *c)
 {
 	static struct flow flows[MAX_FLOWS];
 	struct track_time tracks[MAX_TRACKS];
-	struct json_object *events = json_at(doc, "traceEvents");
+	struct json_object *events = tj_get(doc, "traceEvents");
 	size_t n_tracks = 0, n_flows = 0;
 
 	CHECK_MSG(json_object_is_type(events, json_type_array), "no traceEvents array");
@@ -107,28 +108,28 @@ static void check_document(struct json_object *doc, struct counts *c)
 
 		CHECK_MSG(json_object_is_type(e, json_type_object) && ph && strlen(ph) == 1, "event %zu: no ph", i);
 		CHECK_MSG(name, "event %zu: no name", i);
-		CHECK_MSG(is_number(json_at(e, "pid")), "event %zu: no pid", i);
+		CHECK_MSG(is_number(tj_get(e, "pid")), "event %zu: no pid", i);
 		switch (ph[0]) {
 		case 'M':
 			CHECK(strcmp(name, "process_name") == 0 || strcmp(name, "thread_name") == 0);
 			CHECK(string_of(e, "args.name"));
-			CHECK(strcmp(name, "process_name") == 0 || is_number(json_at(e, "tid")));
+			CHECK(strcmp(name, "process_name") == 0 || is_number(tj_get(e, "tid")));
 			c->m++;
 			break;
 		case 'X':
-			CHECK_MSG(is_number(json_at(e, "ts")) && is_number(json_at(e, "dur")) && is_number(json_at(e, "tid")),
+			CHECK_MSG(is_number(tj_get(e, "ts")) && is_number(tj_get(e, "dur")) && is_number(tj_get(e, "tid")),
 				"event %zu: X without ts/dur/tid", i);
-			CHECK(json_double_at(e, "dur") >= 0.0);
+			CHECK(tj_double(e, "dur") >= 0.0);
 			check_track_order(tracks, &n_tracks, e, i);
 			c->x++;
-			if (json_at(e, "args.display")) {
+			if (tj_get(e, "args.display")) {
 				c->display_calls++;
-				c->calls_with_frame += json_at(e, "args.frame") != NULL;
+				c->calls_with_frame += tj_get(e, "args.frame") != NULL;
 			}
 			break;
 		case 'i':
-			CHECK(is_number(json_at(e, "ts")) && is_number(json_at(e, "tid")));
-			CHECK(!json_at(e, "s") || strchr("gpt", string_of(e, "s")[0]));
+			CHECK(is_number(tj_get(e, "ts")) && is_number(tj_get(e, "tid")));
+			CHECK(!tj_get(e, "s") || strchr("gpt", string_of(e, "s")[0]));
 			check_track_order(tracks, &n_tracks, e, i);
 			c->i++;
 			c->vsync += strcmp(name, "VSYNC") == 0;
@@ -137,7 +138,7 @@ static void check_document(struct json_object *doc, struct counts *c)
 			break;
 		case 's':
 		case 'f':
-			CHECK(is_number(json_at(e, "ts")) && is_number(json_at(e, "tid")));
+			CHECK(is_number(tj_get(e, "ts")) && is_number(tj_get(e, "tid")));
 			note_flow(flows, &n_flows, e, ph[0]);
 			c->s += ph[0] == 's';
 			c->f += ph[0] == 'f';
@@ -153,9 +154,9 @@ static void check_document(struct json_object *doc, struct counts *c)
 	}
 }
 
-int test_export_chrome(const struct env2 *env)
+int test_export_chrome(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *trace = std_trace("trace.zst", false, &info), *out = test_path("trace.json");
 	struct test_run run;
 	struct counts c;
@@ -164,12 +165,12 @@ int test_export_chrome(const struct env2 *env)
 	size_t size;
 	bool acquire_seen = false;
 
-	run_tool(env, &run, (const char *const[]){ "export", trace, "--format", "chrome-json", out, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "export", trace, "--format", "chrome-json", out, NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
 	CHECK(test_contains(run.out, "calls"));
 	test_run_finish(&run);
 	text = test_read_file(out, &size);
-	doc = parse_json((const char *)text, "the exported trace");
+	doc = tj_parse((const char *)text, "the exported trace");
 	check_document(doc, &c);
 	CHECK_EQ_U64(c.x, info.calls);
 	CHECK_EQ_U64(c.vsync, info.callbacks);
@@ -182,23 +183,23 @@ int test_export_chrome(const struct env2 *env)
 	CHECK(c.display_calls > 0 && c.calls_with_frame == c.display_calls);
 	CHECK(c.m >= 4);
 	/* the first setLayerBuffer of layer 1: method name, args, µs times */
-	events = json_at(doc, "traceEvents");
+	events = tj_get(doc, "traceEvents");
 	for (size_t i = 0; i < json_object_array_length(events) && !acquire_seen; i++) {
 		struct json_object *e = json_object_array_get_idx(events, i);
 
 		if (strcmp(string_of(e, "ph"), "X") == 0 && strcmp(string_of(e, "name"), "setLayerBuffer") == 0 &&
-			json_int_at(e, "args.layer") == 1) {
-			CHECK(fabs(json_double_at(e, "ts") - (GEN2_T0 + 1000) / 1000.0) < 1e-3);
-			CHECK(fabs(json_double_at(e, "dur") - 1.5) < 1e-9);
-			CHECK_EQ_U64(json_int_at(e, "tid"), 77);
-			CHECK_EQ_U64(json_int_at(e, "args.frame"), 0);
+			tj_i64(e, "args.layer") == 1) {
+			CHECK(fabs(tj_double(e, "ts") - (GEN_STACK_T0 + 1000) / 1000.0) < 1e-3);
+			CHECK(fabs(tj_double(e, "dur") - 1.5) < 1e-9);
+			CHECK_EQ_U64(tj_i64(e, "tid"), 77);
+			CHECK_EQ_U64(tj_i64(e, "args.frame"), 0);
 			CHECK(strcmp(string_of(e, "args.error"), "NONE") == 0);
 			acquire_seen = true;
 		}
 		if (strcmp(string_of(e, "ph"), "X") == 0 && (strcmp(string_of(e, "name"), "validateDisplay") == 0 ||
 			strcmp(string_of(e, "name"), "presentDisplay") == 0)) {
 			/* on the display's own validate/present track */
-			CHECK(json_int_at(e, "tid") != 77 && json_int_at(e, "args.thread") == 77);
+			CHECK(tj_i64(e, "tid") != 77 && tj_i64(e, "args.thread") == 77);
 		}
 	}
 	CHECK(acquire_seen);
@@ -206,7 +207,7 @@ int test_export_chrome(const struct env2 *env)
 	free(text);
 
 	/* unknown format: usage error */
-	run_tool(env, &run, (const char *const[]){ "export", trace, "--format", "svg", out, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "export", trace, "--format", "svg", out, NULL });
 	CHECK(run.status == 2);
 	test_run_finish(&run);
 	return 0;

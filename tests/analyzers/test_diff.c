@@ -5,41 +5,42 @@
  */
 #include <string.h>
 
-#include "tests2.h"
+#include "tests.h"
+#include "testjson.h"
 
-int test_diff_equal(const struct env2 *env)
+int test_diff_equal(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *a = std_trace("a.zst", false, &info), *b = std_trace("b.zst", false, &info);
 	struct test_run run;
 	struct json_object *o;
 
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s%s", run.status, run.out, run.err);
 	CHECK(test_contains(run.out, "are equal (10 frames compared)"));
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, "--json", NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, "--json", NULL });
 	CHECK(run.status == 0);
-	o = parse_json(run.out, "diff --json");
-	CHECK(json_object_get_boolean(json_at(o, "equal")));
-	CHECK_EQ_U64(json_int_at(o, "summary.compared"), STD_FRAMES);
-	CHECK_EQ_U64(json_int_at(o, "summary.differing"), 0);
-	CHECK(json_object_array_length(json_at(o, "differences")) == 0);
+	o = tj_parse(run.out, "diff --json");
+	CHECK(json_object_get_boolean(tj_get(o, "equal")));
+	CHECK_EQ_U64(tj_i64(o, "summary.compared"), STD_FRAMES);
+	CHECK_EQ_U64(tj_i64(o, "summary.differing"), 0);
+	CHECK(json_object_array_length(tj_get(o, "differences")) == 0);
 	json_object_put(o);
 	test_run_finish(&run);
 	return 0;
 }
 
-int test_diff_traces(const struct env2 *env)
+int test_diff_traces(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *a = std_trace("a.zst", false, &info), *b = std_trace("b.zst", true, &info);
-	struct gen2_options shorter = { .frames = STD_FRAMES - 2, .displays = 1, .keyframe_interval = 4 };
+	struct gen_stack_options shorter = { .frames = STD_FRAMES - 2, .displays = 1, .keyframe_interval = 4 };
 	const char *c = test_path("c.zst");
 	struct test_run run;
 	struct json_object *o, *d;
 
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
 	CHECK_MSG(run.status == 1, "status %d: %s%s", run.status, run.out, run.err);
 	CHECK_MSG(test_contains(run.out, "frame 3 (display 0): pixels: layer 1 content "), "%s", run.out);
 	CHECK(test_contains(run.out, "frame 5 (display 0): geometry: layer 5 display frame [48,0,64,8] vs [48,8,64,16]"));
@@ -48,55 +49,55 @@ int test_diff_traces(const struct env2 *env)
 	CHECK(test_contains(run.out, "differ in 3 of 10 frames compared"));
 	test_run_finish(&run);
 
-	run_tool(env, &run, (const char *const[]){ "diff", "--json", a, b, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", "--json", a, b, NULL });
 	CHECK(run.status == 1);
-	o = parse_json(run.out, "diff --json");
-	CHECK(!json_object_get_boolean(json_at(o, "equal")));
-	CHECK_EQ_U64(json_int_at(o, "summary.compared"), STD_FRAMES);
-	CHECK_EQ_U64(json_int_at(o, "summary.differing"), 3);
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.pixels"), 1);
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.geometry"), 1);
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.decisions"), 1);
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.layers"), 0);
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.properties"), 0);
-	CHECK(json_object_array_length(json_at(o, "differences")) == 3);
-	d = json_object_array_get_idx(json_at(o, "differences"), 1);
-	CHECK_EQ_U64(json_int_at(d, "frame"), 5);
-	CHECK(strcmp(json_object_get_string(json_at(d, "category")), "geometry") == 0);
+	o = tj_parse(run.out, "diff --json");
+	CHECK(!json_object_get_boolean(tj_get(o, "equal")));
+	CHECK_EQ_U64(tj_i64(o, "summary.compared"), STD_FRAMES);
+	CHECK_EQ_U64(tj_i64(o, "summary.differing"), 3);
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.pixels"), 1);
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.geometry"), 1);
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.decisions"), 1);
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.layers"), 0);
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.properties"), 0);
+	CHECK(json_object_array_length(tj_get(o, "differences")) == 3);
+	d = json_object_array_get_idx(tj_get(o, "differences"), 1);
+	CHECK_EQ_U64(tj_i64(d, "frame"), 5);
+	CHECK(strcmp(json_object_get_string(tj_get(d, "category")), "geometry") == 0);
 	json_object_put(o);
 	test_run_finish(&run);
 
 	/* frame counts differ: the extra frames are a difference */
-	gen2_write(c, &shorter, &info);
-	run_tool(env, &run, (const char *const[]){ "diff", a, c, NULL });
+	gen_stack_write(c, &shorter, &info);
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, c, NULL });
 	CHECK(run.status == 1);
 	CHECK_MSG(test_contains(run.out, "only in A      2"), "%s", run.out);
 	test_run_finish(&run);
 	return 0;
 }
 
-int test_diff_errors(const struct env2 *env)
+int test_diff_errors(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *a = std_trace("a.zst", false, &info), *junk = test_path("junk.bin"), *bad = test_path("bad.json");
 	struct test_run run;
 
-	run_tool(env, &run, (const char *const[]){ "diff", a, "/nonexistent.zst", NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, "/nonexistent.zst", NULL });
 	CHECK(run.status == 2 && test_contains(run.err, "/nonexistent.zst"));
 	test_run_finish(&run);
 	test_write_file(junk, "not a trace", 11);
-	run_tool(env, &run, (const char *const[]){ "diff", a, junk, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, junk, NULL });
 	CHECK(run.status == 2 && test_contains(run.err, "junk.bin: offset 0"));
 	test_run_finish(&run);
 	test_write_file(bad, "{\"results_version\": 1, \"frames\": [", 34);
-	run_tool(env, &run, (const char *const[]){ "diff", bad, bad, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", bad, bad, NULL });
 	CHECK_MSG(run.status == 2 && test_contains(run.err, "bad.json: offset 34"), "%d %s", run.status, run.err);
 	test_run_finish(&run);
 	test_write_file(bad, "{\"results_version\": 9, \"frames\": []}", 36);
-	run_tool(env, &run, (const char *const[]){ "diff", bad, bad, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", bad, bad, NULL });
 	CHECK(run.status == 2 && test_contains(run.err, "results_version: version 9"));
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "diff", a, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, NULL });
 	CHECK(run.status == 2);
 	test_run_finish(&run);
 	return 0;
@@ -139,7 +140,7 @@ static void write_results(const char *path, int changed, int work_ns)
 	CHECK(fclose(f) == 0);
 }
 
-int test_diff_results(const struct env2 *env)
+int test_diff_results(struct fixture *fx)
 {
 	const char *a = test_path("a.json"), *b = test_path("b.json");
 	struct test_run run;
@@ -148,47 +149,47 @@ int test_diff_results(const struct env2 *env)
 	/* equal but for the timing of frame 0 (x3): not a difference without a threshold */
 	write_results(a, 0, 1000);
 	write_results(b, 0, 3000);
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s%s", run.status, run.out, run.err);
 	CHECK(test_contains(run.out, "timing: mean work per frame"));
 	CHECK(test_contains(run.out, "not a difference without --timing-threshold"));
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, "--timing-threshold", "50", "--json", NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, "--timing-threshold", "50", "--json", NULL });
 	CHECK(run.status == 1);
-	o = parse_json(run.out, "diff results --json");
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.timing"), 1);
-	CHECK_EQ_U64(json_int_at(o, "summary.differing"), 1);
-	CHECK(strcmp(json_object_get_string(json_at(o, "kind")), "results") == 0);
+	o = tj_parse(run.out, "diff results --json");
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.timing"), 1);
+	CHECK_EQ_U64(tj_i64(o, "summary.differing"), 1);
+	CHECK(strcmp(json_object_get_string(tj_get(o, "kind")), "results") == 0);
 	json_object_put(o);
 	test_run_finish(&run);
 
 	/* frame 1: layer 3 on plane 41 instead of client */
 	write_results(b, 1, 1000);
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
 	CHECK(run.status == 1);
 	CHECK_MSG(test_contains(run.out, "frame 1 (display 0): plan: layer 3 client vs plane 41"), "%s", run.out);
 	test_run_finish(&run);
 	/* frame 2: the checksum */
 	write_results(b, 2, 1000);
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
 	CHECK(run.status == 1);
 	CHECK(test_contains(run.out, "frame 2 (display 0): checksum: 0123456789abcdef0123456789abcdef vs ffff"));
 	test_run_finish(&run);
 	/* frames 1 and 3: reasons */
 	write_results(b, 3, 1000);
-	run_tool(env, &run, (const char *const[]){ "diff", a, b, "--json", NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, "--json", NULL });
 	CHECK(run.status == 1);
-	o = parse_json(run.out, "diff results --json");
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.reasons"), 2);
-	CHECK_EQ_U64(json_int_at(o, "summary.categories.plan"), 0);
+	o = tj_parse(run.out, "diff results --json");
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.reasons"), 2);
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.plan"), 0);
 	json_object_put(o);
 	test_run_finish(&run);
 	return 0;
 }
 
-int test_diff_agreement(const struct env2 *env)
+int test_diff_agreement(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *trace = std_trace("trace.zst", false, &info), *res = test_path("r.json");
 	struct test_run run;
 	struct json_object *o, *layers;
@@ -199,35 +200,35 @@ int test_diff_agreement(const struct env2 *env)
 	 * on odd ones, except frame 1 (changed 1: plane 41): 7 of 8 agree.
 	 */
 	write_results(res, 1, 1000);
-	run_tool(env, &run, (const char *const[]){ "diff", trace, res, "-v", NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", trace, res, "-v", NULL });
 	CHECK_MSG(run.status == 1, "status %d: %s%s", run.status, run.out, run.err);
 	CHECK_MSG(test_contains(run.out, "frame 1 (display 0): layer 3 recorded CLIENT, board plane 41"), "%s", run.out);
 	CHECK(test_contains(run.out, "overall: 7 of 8 layer decisions agree (ratio 0.875); 0 device->client, "
 		"1 client->device; 3 of 4 frames agree entirely"));
 	test_run_finish(&run);
 
-	run_tool(env, &run, (const char *const[]){ "diff", "--json", res, trace, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", "--json", res, trace, NULL });
 	CHECK(run.status == 1);
-	o = parse_json(run.out, "agreement --json");
-	CHECK_EQ_U64(json_int_at(o, "counted"), 8);
-	CHECK_EQ_U64(json_int_at(o, "agree"), 7);
-	CHECK_EQ_U64(json_int_at(o, "client_to_device"), 1);
-	layers = json_at(o, "layers");
+	o = tj_parse(run.out, "agreement --json");
+	CHECK_EQ_U64(tj_i64(o, "counted"), 8);
+	CHECK_EQ_U64(tj_i64(o, "agree"), 7);
+	CHECK_EQ_U64(tj_i64(o, "client_to_device"), 1);
+	layers = tj_get(o, "layers");
 	CHECK(json_object_array_length(layers) == 2);
-	CHECK_EQ_U64(json_int_at(json_object_array_get_idx(layers, 1), "layer"), 3);
-	CHECK_EQ_U64(json_int_at(json_object_array_get_idx(layers, 1), "agree"), 3);
+	CHECK_EQ_U64(tj_i64(json_object_array_get_idx(layers, 1), "layer"), 3);
+	CHECK_EQ_U64(tj_i64(json_object_array_get_idx(layers, 1), "agree"), 3);
 	json_object_put(o);
 	test_run_finish(&run);
 
 	/* a replay that agrees everywhere, judged by its own recorded decisions */
 	write_results(res, 0, 1000);
-	run_tool(env, &run, (const char *const[]){ "diff", "--against-recorded", res, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", "--against-recorded", res, NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s%s", run.status, run.out, run.err);
 	CHECK(test_contains(run.out, "overall: 8 of 8 layer decisions agree (ratio 1.000)"));
 	test_run_finish(&run);
 	/* ... with the reasons of a disagreement */
 	write_results(res, 4, 1000);
-	run_tool(env, &run, (const char *const[]){ "diff", res, trace, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", res, trace, NULL });
 	CHECK_MSG(run.status == 1, "%s", run.out);
 	CHECK_MSG(test_contains(run.out, "format 1"), "%s", run.out);
 	test_run_finish(&run);

@@ -10,14 +10,15 @@
 #include <hwct/frame.h>
 #include <hwct/reader.h>
 
-#include "tests2.h"
+#include "tests.h"
+#include "testjson.h"
 
 /* A copy of the parts of a frame that must survive trimming. */
 struct frame_copy {
 	uint64_t frame, display;
 	bool validated;
 	size_t layer_count;
-	struct hwct_layer layers[GEN2_LAYERS];
+	struct hwct_layer layers[GEN_STACK_LAYERS];
 	bool has_client_target;
 	struct hwct_buffer_ref client_target;
 	uint64_t present_fence;
@@ -42,7 +43,7 @@ static size_t read_frames(const char *path, struct frame_copy *out, size_t max, 
 		if (f->frame < first || f->frame > last) {
 			continue;
 		}
-		CHECK(n < max && f->layer_count <= GEN2_LAYERS);
+		CHECK(n < max && f->layer_count <= GEN_STACK_LAYERS);
 		c = &out[n++];
 		*c = (struct frame_copy){ f->frame, f->display, f->validated, f->layer_count, { { 0 } },
 			f->has_client_target, f->client_target, f->present.id };
@@ -75,7 +76,7 @@ static void check_frames(const char *in, const char *out, uint64_t first, uint64
 
 	CHECK_EQ_U64(na, last - first + 1);
 	CHECK_EQ_U64(nb, na);
-	CHECK(strcmp(source, "scenario:analyzers2") == 0);	/* the Environment came along */
+	CHECK(strcmp(source, "scenario:analyzers-stack") == 0);	/* the Environment came along */
 	for (size_t i = 0; i < na; i++) {
 		CHECK_EQ_U64(b[i].frame, a[i].frame - first);
 		CHECK_EQ_U64(b[i].display, a[i].display);
@@ -144,95 +145,95 @@ static void check_blobs_and_fences(const char *in, const char *out)
 	hwct_reader_destroy(ri);
 }
 
-static void trim_ok(const struct env2 *env, const char *in, const char *range, const char *out)
+static void trim_ok(struct fixture *fx, const char *in, const char *range, const char *out)
 {
 	struct test_run run;
 
-	run_tool(env, &run, (const char *const[]){ "trim", in, "--frames", range, out, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "trim", in, "--frames", range, out, NULL });
 	CHECK_MSG(run.status == 0, "trim %s: status %d: %s", range, run.status, run.err);
 	CHECK(test_contains(run.out, "renumbered from 0"));
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "info", out, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "info", out, NULL });
 	CHECK_MSG(run.status == 0, "info: %s", run.err);
 	test_run_finish(&run);
 }
 
-int test_trim_middle(const struct env2 *env)
+int test_trim_middle(struct fixture *fx)
 {
-	struct gen2_options o = { .frames = 12, .displays = 2, .keyframe_interval = 4 };
-	struct gen2_info info;
+	struct gen_stack_options o = { .frames = 12, .displays = 2, .keyframe_interval = 4 };
+	struct gen_stack_info info;
 	const char *in = test_path("in.zst"), *out = test_path("out.zst");
 	struct test_run run;
 	struct json_object *j;
 
-	gen2_write(in, &o, &info);
+	gen_stack_write(in, &o, &info);
 	/* frames 9..17: from inside a record frame, starting with display 1 */
-	trim_ok(env, in, "9-17", out);
+	trim_ok(fx, in, "9-17", out);
 	check_frames(in, out, 9, 17);
 	check_blobs_and_fences(in, out);
-	run_tool(env, &run, (const char *const[]){ "info", out, "--json", NULL });
-	j = parse_json(run.out, "info --json");
-	CHECK_EQ_U64(json_int_at(j, "counts.display_frames"), 9);
+	fixture_run(fx, &run, (const char *const[]){ "info", out, "--json", NULL });
+	j = tj_parse(run.out, "info --json");
+	CHECK_EQ_U64(tj_i64(j, "counts.display_frames"), 9);
 	json_object_put(j);
 	test_run_finish(&run);
 	/* to the end */
-	trim_ok(env, in, "20-", out);
+	trim_ok(fx, in, "20-", out);
 	check_frames(in, out, 20, 23);
 	check_blobs_and_fences(in, out);
 	return 0;
 }
 
-int test_trim_start(const struct env2 *env)
+int test_trim_start(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *in = std_trace("in.zst", false, &info), *a = test_path("a.zst"), *b = test_path("b.zst");
 	const char *c = test_path("c.zst");
 	struct test_run run;
 
-	trim_ok(env, in, "0-3", a);
+	trim_ok(fx, in, "0-3", a);
 	check_frames(in, a, 0, 3);
 	/* trimming a trimmed trace: the same frames */
-	trim_ok(env, in, "0-5", b);
-	trim_ok(env, b, "0-3", c);
-	run_tool(env, &run, (const char *const[]){ "diff", a, c, NULL });
+	trim_ok(fx, in, "0-5", b);
+	trim_ok(fx, b, "0-3", c);
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, c, NULL });
 	CHECK_MSG(run.status == 0, "%s", run.out);
 	test_run_finish(&run);
 	/* one frame, at a keyframe boundary (interval 4) */
-	trim_ok(env, in, "4", a);
+	trim_ok(fx, in, "4", a);
 	check_frames(in, a, 4, 4);
 	check_blobs_and_fences(in, a);
 	return 0;
 }
 
-int test_trim_errors(const struct env2 *env)
+int test_trim_errors(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *in = std_trace("in.zst", false, &info), *out = test_path("out.zst");
 	const char *const ranges[] = { "5-2", "0-99", "x", "-", "3-4-5" };
 	struct test_run run;
 
 	for (size_t i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++) {
-		run_tool(env, &run, (const char *const[]){ "trim", in, "--frames", ranges[i], out, NULL });
+		fixture_run(fx, &run, (const char *const[]){ "trim", in, "--frames", ranges[i], out, NULL });
 		CHECK_MSG(run.status == 2, "%s: status %d", ranges[i], run.status);
 		test_run_finish(&run);
 		CHECK(!test_file_exists(out));
 	}
-	run_tool(env, &run, (const char *const[]){ "trim", in, in, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "trim", in, in, NULL });
 	CHECK(run.status == 2);
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "trim", in, "--frames", "1-2", in, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "trim", in, "--frames", "1-2", in, NULL });
 	CHECK_MSG(run.status == 2 && test_contains(run.err, "input trace"), "%d %s", run.status, run.err);
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "trim", "/nonexistent.zst", "--frames", "1-2", out, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "trim", "/nonexistent.zst", "--frames", "1-2", out, NULL });
 	CHECK(run.status == 1 && test_contains(run.err, "/nonexistent.zst"));
 	test_run_finish(&run);
 	CHECK(!test_file_exists(out));
 	return 0;
 }
 
-int test_trim_replay(const struct env2 *env)
+int test_trim_replay(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *in = std_trace("in.zst", false, &info), *out = test_path("out.zst");
 	const char *results = test_path("results.json");
 	char board[600];
@@ -241,27 +242,27 @@ int test_trim_replay(const struct env2 *env)
 	uint8_t *text;
 	size_t size;
 
-	if (!env->replay) {
+	if (!fx->replay) {
 		fprintf(stderr, "hwc-replay not built: skipped\n");
 		return TEST_SKIP;
 	}
-	trim_ok(env, in, "2-7", out);
-	snprintf(board, sizeof(board), "%s/tests/data/boards/vkms-6.1-overlays.json", env->source_root);
-	test_run(&run, (const char *const[]){ env->replay, out, "--profile", board, "--results", results, "-q", NULL });
+	trim_ok(fx, in, "2-7", out);
+	snprintf(board, sizeof(board), "%s/tests/data/boards/vkms-6.1-overlays.json", fx->source_root);
+	test_run(&run, (const char *const[]){ fx->replay, out, "--profile", board, "--results", results, "-q", NULL });
 	CHECK_MSG(run.status == 0, "hwc-replay: status %d: %s", run.status, run.err);
 	test_run_finish(&run);
 	text = test_read_file(results, &size);
-	o = parse_json((const char *)text, "results");
-	frames = json_at(o, "frames");
+	o = tj_parse((const char *)text, "results");
+	frames = tj_get(o, "frames");
 	CHECK(json_object_array_length(frames) == 6);
 	for (size_t i = 0; i < 6; i++) {
-		CHECK_EQ_U64(json_int_at(json_object_array_get_idx(frames, i), "frame"), i);
+		CHECK_EQ_U64(tj_i64(json_object_array_get_idx(frames, i), "frame"), i);
 	}
-	CHECK(json_object_get_boolean(json_at(o, "complete")));
+	CHECK(json_object_get_boolean(tj_get(o, "complete")));
 	json_object_put(o);
 	free(text);
 	/* the replay agrees with the decisions recorded in the trimmed trace as in the original's range */
-	run_tool(env, &run, (const char *const[]){ "diff", out, results, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "diff", out, results, NULL });
 	CHECK_MSG(run.status == 0 || run.status == 1, "status %d: %s", run.status, run.err);
 	CHECK(test_contains(run.out, "overall:"));
 	test_run_finish(&run);

@@ -10,7 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tests2.h"
+#include "tests.h"
+#include "testjson.h"
 
 #define FRAME 3u
 
@@ -82,12 +83,12 @@ static uint32_t l1(uint32_t x, uint32_t y)
 {
 	(void)x;
 	(void)y;
-	return gen2_l1_rgba(FRAME);
+	return gen_stack_l1_rgba(FRAME);
 }
 
 static uint32_t l2(uint32_t x, uint32_t y)
 {
-	return gen2_l2_rgba(x, y);
+	return gen_stack_l2_rgba(x, y);
 }
 
 static uint32_t red(uint32_t x, uint32_t y)
@@ -106,7 +107,7 @@ static uint32_t xrgb(uint32_t x, uint32_t y)
 
 static uint32_t ct(uint32_t x, uint32_t y)
 {
-	return gen2_ct_rgba(FRAME, x, y);
+	return gen_stack_ct_rgba(FRAME, x, y);
 }
 
 static char *dir_path(const char *name)
@@ -123,17 +124,17 @@ static void check_preview(const char *dir)
 
 	snprintf(path, sizeof(path), "%s/preview.png", dir);
 	CHECK(read_png(path, &p));
-	CHECK(p.width == GEN2_W && p.height == GEN2_H);
+	CHECK(p.width == GEN_STACK_W && p.height == GEN_STACK_H);
 	/* the solid colour layer, layer 1 alone (uniform, scaled), layer 2 at 1:1 */
-	CHECK_MSG(near(pixel(&p, 5, 44), GEN2_SOLID, 1), "solid: %08x", pixel(&p, 5, 44));
-	CHECK_MSG(near(pixel(&p, 30, 20), gen2_l1_rgba(FRAME), 1), "layer 1: %08x", pixel(&p, 30, 20));
-	CHECK_MSG(near(pixel(&p, 2, 2), gen2_l2_rgba(2, 2), 1), "layer 2: %08x", pixel(&p, 2, 2));
+	CHECK_MSG(near(pixel(&p, 5, 44), GEN_STACK_SOLID, 1), "solid: %08x", pixel(&p, 5, 44));
+	CHECK_MSG(near(pixel(&p, 30, 20), gen_stack_l1_rgba(FRAME), 1), "layer 1: %08x", pixel(&p, 30, 20));
+	CHECK_MSG(near(pixel(&p, 2, 2), gen_stack_l2_rgba(2, 2), 1), "layer 2: %08x", pixel(&p, 2, 2));
 	free(p.rgba);
 }
 
-int test_extract_files(const struct env2 *env)
+int test_extract_files(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *trace = std_trace("trace.zst", false, &info);
 	char *dir = dir_path("out");
 	char frame[16], path[600];
@@ -143,16 +144,16 @@ int test_extract_files(const struct env2 *env)
 	size_t size;
 
 	snprintf(frame, sizeof(frame), "%u", FRAME);
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", frame, dir, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", frame, dir, NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
 	test_run_finish(&run);
-	check_png(dir, "layer-0-1.png", GEN2_BUF_W, GEN2_BUF_H, l1, 0);
-	check_png(dir, "layer-1-2.png", GEN2_BUF_W, GEN2_BUF_H, l2, 0);
-	check_png(dir, "layer-2-3.png", GEN2_BUF_W, GEN2_BUF_H, red, 0);
+	check_png(dir, "layer-0-1.png", GEN_STACK_BUF_W, GEN_STACK_BUF_H, l1, 0);
+	check_png(dir, "layer-1-2.png", GEN_STACK_BUF_W, GEN_STACK_BUF_H, l2, 0);
+	check_png(dir, "layer-2-3.png", GEN_STACK_BUF_W, GEN_STACK_BUF_H, red, 0);
 	/* NV12 Y 81 Cb 90 Cr 240, BT.601 limited range: (254, 0, 0) */
-	check_png(dir, "layer-3-4.png", GEN2_BUF_W, GEN2_BUF_H, red, 2);
-	check_png(dir, "layer-4-5.png", GEN2_BUF_W, GEN2_BUF_H, xrgb, 0);
-	check_png(dir, "client-target.png", GEN2_W, GEN2_H, ct, 0);
+	check_png(dir, "layer-3-4.png", GEN_STACK_BUF_W, GEN_STACK_BUF_H, red, 2);
+	check_png(dir, "layer-4-5.png", GEN_STACK_BUF_W, GEN_STACK_BUF_H, xrgb, 0);
+	check_png(dir, "client-target.png", GEN_STACK_W, GEN_STACK_H, ct, 0);
 	check_preview(dir);
 	snprintf(path, sizeof(path), "%s/layer-5-6.png", dir);
 	CHECK(!test_file_exists(path));	/* solid colour */
@@ -161,36 +162,36 @@ int test_extract_files(const struct env2 *env)
 
 	snprintf(path, sizeof(path), "%s/frame.json", dir);
 	text = test_read_file(path, &size);
-	o = parse_json((const char *)text, "frame.json");
-	CHECK_EQ_U64(json_int_at(o, "frame"), FRAME);
-	CHECK_EQ_U64(json_int_at(o, "width"), GEN2_W);
-	layers = json_at(o, "layers");
-	CHECK(json_object_array_length(layers) == GEN2_LAYERS);
-	CHECK(strcmp(json_object_get_string(json_at(json_object_array_get_idx(layers, 0), "file")), "layer-0-1.png") == 0);
-	CHECK(strcmp(json_object_get_string(json_at(json_object_array_get_idx(layers, 2), "final")), "CLIENT") == 0);
-	CHECK(strcmp(json_object_get_string(json_at(json_object_array_get_idx(layers, 1), "drm_format")), "AR24") == 0);
-	CHECK(!json_at(json_object_array_get_idx(layers, 5), "file"));
-	CHECK(strstr(json_object_get_string(json_at(json_object_array_get_idx(layers, 5), "skipped")), "solid"));
-	CHECK(strstr(json_object_get_string(json_at(json_object_array_get_idx(layers, 6), "skipped")), "not captured"));
-	CHECK(strcmp(json_object_get_string(json_at(o, "client_target.file")), "client-target.png") == 0);
-	CHECK(strcmp(json_object_get_string(json_at(o, "preview.file")), "preview.png") == 0);
+	o = tj_parse((const char *)text, "frame.json");
+	CHECK_EQ_U64(tj_i64(o, "frame"), FRAME);
+	CHECK_EQ_U64(tj_i64(o, "width"), GEN_STACK_W);
+	layers = tj_get(o, "layers");
+	CHECK(json_object_array_length(layers) == GEN_STACK_LAYERS);
+	CHECK(strcmp(json_object_get_string(tj_get(json_object_array_get_idx(layers, 0), "file")), "layer-0-1.png") == 0);
+	CHECK(strcmp(json_object_get_string(tj_get(json_object_array_get_idx(layers, 2), "final")), "CLIENT") == 0);
+	CHECK(strcmp(json_object_get_string(tj_get(json_object_array_get_idx(layers, 1), "drm_format")), "AR24") == 0);
+	CHECK(!tj_get(json_object_array_get_idx(layers, 5), "file"));
+	CHECK(strstr(json_object_get_string(tj_get(json_object_array_get_idx(layers, 5), "skipped")), "solid"));
+	CHECK(strstr(json_object_get_string(tj_get(json_object_array_get_idx(layers, 6), "skipped")), "not captured"));
+	CHECK(strcmp(json_object_get_string(tj_get(o, "client_target.file")), "client-target.png") == 0);
+	CHECK(strcmp(json_object_get_string(tj_get(o, "preview.file")), "preview.png") == 0);
 	json_object_put(o);
 	free(text);
 
 	/* again into the same directory (files replaced), with --json */
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "0", dir, "--json", NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", "0", dir, "--json", NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
-	o = parse_json(run.out, "extract --json");
-	CHECK_EQ_U64(json_int_at(o, "frame"), 0);
-	CHECK(json_at(o, "client_target") == NULL);	/* even frame: no client target */
+	o = tj_parse(run.out, "extract --json");
+	CHECK_EQ_U64(tj_i64(o, "frame"), 0);
+	CHECK(tj_get(o, "client_target") == NULL);	/* even frame: no client target */
 	json_object_put(o);
 	test_run_finish(&run);
 	return 0;
 }
 
-int test_extract_symlinks(const struct env2 *env)
+int test_extract_symlinks(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *trace = std_trace("trace.zst", false, &info);
 	char *dir = dir_path("out"), *outside = dir_path("outside"), *linked = dir_path("linked");
 	char victim[600], target[600], link[600];
@@ -211,7 +212,7 @@ int test_extract_symlinks(const struct env2 *env)
 	snprintf(link, sizeof(link), "%s/layer-0-1.png", dir);
 	CHECK(symlink(outside, link) == 0);
 
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "3", dir, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", "3", dir, NULL });
 	CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
 	test_run_finish(&run);
 	text = test_read_file(victim, &size);
@@ -228,7 +229,7 @@ int test_extract_symlinks(const struct env2 *env)
 
 	/* OUT_DIR itself a link: refused, nothing lands where it points */
 	CHECK(symlink(outside, linked) == 0);
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "3", linked, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", "3", linked, NULL });
 	CHECK_MSG(run.status == 1 && test_contains(run.err, "symbolic link"), "status %d: %s", run.status, run.err);
 	test_run_finish(&run);
 	snprintf(link, sizeof(link), "%s/frame.json", outside);
@@ -236,7 +237,7 @@ int test_extract_symlinks(const struct env2 *env)
 
 	/* a link in OUT_DIR's path: refused as well (common/safe_dir.h), nothing created past it */
 	snprintf(link, sizeof(link), "%s/sub", linked);
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "3", link, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", "3", link, NULL });
 	CHECK_MSG(run.status == 1 && test_contains(run.err, "symbolic link"), "status %d: %s", run.status, run.err);
 	test_run_finish(&run);
 	snprintf(link, sizeof(link), "%s/sub", outside);
@@ -244,24 +245,24 @@ int test_extract_symlinks(const struct env2 *env)
 	return 0;
 }
 
-int test_extract_errors(const struct env2 *env)
+int test_extract_errors(struct fixture *fx)
 {
-	struct gen2_info info;
+	struct gen_stack_info info;
 	const char *trace = std_trace("trace.zst", false, &info), *file = test_path("file");
 	char *dir = dir_path("out");
 	struct test_run run;
 
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "99", dir, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", "99", dir, NULL });
 	CHECK_MSG(run.status == 2 && test_contains(run.err, "no frame 99"), "status %d: %s", run.status, run.err);
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "extract", trace, dir, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, dir, NULL });
 	CHECK(run.status == 2);
 	test_run_finish(&run);
-	run_tool(env, &run, (const char *const[]){ "extract", "/nonexistent.zst", "--frame", "0", dir, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", "/nonexistent.zst", "--frame", "0", dir, NULL });
 	CHECK(run.status == 1 && test_contains(run.err, "/nonexistent.zst"));
 	test_run_finish(&run);
 	test_write_file(file, "x", 1);
-	run_tool(env, &run, (const char *const[]){ "extract", trace, "--frame", "0", file, NULL });
+	fixture_run(fx, &run, (const char *const[]){ "extract", trace, "--frame", "0", file, NULL });
 	CHECK(run.status == 1 && test_contains(run.err, "not a directory"));
 	test_run_finish(&run);
 	return 0;
