@@ -99,91 +99,6 @@ static void compare(struct replay_session *s, const struct hwct_frame *f, const 
 	}
 }
 
-/* The CRTCs (bits by index) the first display and the displays with a slot plan on. */
-static uint32_t crtcs_taken(const struct replay_session *s)
-{
-	uint32_t taken = 0;
-
-	if (s->target.board && s->target.board->crtc_index < 32) {
-		taken |= 1u << s->target.board->crtc_index;
-	}
-	for (size_t i = 0; i < s->slot_count; i++) {
-		const struct board *b = s->slots[i].target.board;
-
-		if (s->slots[i].has_crtc && b && b->crtc_index < 32) {
-			taken |= 1u << b->crtc_index;
-		}
-	}
-	return taken;
-}
-
-/* Opens the slot of display f->display on the board's next free CRTC, or says there is none. */
-static struct replay_display_slot *open_slot(struct replay_session *s, const struct hwct_frame *f)
-{
-	struct replay_display_slot *slot = &s->slots[s->slot_count];
-	struct replay_target_config cfg = s->target_config;
-	struct hwct_error err;
-
-	*slot = (struct replay_display_slot){ .display = f->display };
-	cfg.crtc_slot = (uint32_t)s->slot_count + 1;
-	cfg.crtc_taken = crtcs_taken(s);
-	if (!cfg.mode_width && f->width > 0 && f->height > 0) {
-		cfg.mode_width = (uint32_t)f->width;	/* the other CRTCs' modes are not in the dump */
-		cfg.mode_height = (uint32_t)f->height;
-	}
-	s->slot_count++;
-	replay_progress_end(&s->progress);
-	if (replay_target_open(&slot->target, s->target_kind, s->opts->target_arg, &cfg, &err) < 0) {
-		replay_note(s->opts->quiet, "display %" PRIu64 ": not replayed, its frames skipped (never merged onto "
-			"another display's CRTC): %s", f->display, err.message);
-		return slot;
-	}
-	slot->has_crtc = true;
-	replay_note(s->opts->quiet, "display %" PRIu64 ": planned on CRTC %" PRIu32 " (index %" PRIu32 ") of %s; "
-		"%" PRIu32 " plane(s) it could use left to the CRTC(s) of earlier displays, which can use them too",
-		f->display, slot->target.board->crtc_id, slot->target.board->crtc_index, s->opts->target_arg,
-		slot->target.planes_ceded);
-	return slot;
-}
-
-/*
- * Where f goes: the run's target, or (--profile, a trace of several
- * displays, no --display) a CRTC of its own for each display after the
- * first. Returns NULL when its display has no CRTC: the frame is skipped.
- */
-static struct replay_target *target_of(struct replay_session *s, const struct hwct_frame *f,
-	struct replay_map **map)
-{
-	struct replay_display_slot *slot = NULL;
-
-	*map = &s->map;
-	if (s->target_kind != REPLAY_TARGET_PROFILE || s->opts->has_display) {
-		return &s->target;
-	}
-	if (!s->has_first_display) {
-		s->has_first_display = true;
-		s->first_display = f->display;
-	}
-	if (f->display == s->first_display) {
-		return &s->target;
-	}
-	for (size_t i = 0; i < s->slot_count && !slot; i++) {
-		slot = s->slots[i].display == f->display ? &s->slots[i] : NULL;
-	}
-	if (!slot && s->slot_count == REPLAY_MAX_DISPLAYS) {
-		return NULL;
-	}
-	slot = slot ? slot : open_slot(s, f);
-	if (!slot->has_crtc) {
-		slot->skipped++;
-		return NULL;
-	}
-	replay_map_init(&slot->map, s->opts->mode_map, f->width > 0 ? (uint32_t)f->width : 0,
-		f->height > 0 ? (uint32_t)f->height : 0, slot->target.width, slot->target.height);
-	*map = &slot->map;
-	return &slot->target;
-}
-
 /* Replays one frame. Returns 0 or an exit code (s->error set). */
 static int replay_frame(struct replay_session *s, const struct hwct_frame *f, uint32_t loop)
 {
@@ -195,7 +110,7 @@ static int replay_frame(struct replay_session *s, const struct hwct_frame *f, ui
 	char image[65];
 	int ret;
 
-	target = target_of(s, f, &map);
+	target = replay_displays_target(s, f, &map);
 	if (!target) {
 		return 0;
 	}
@@ -301,12 +216,6 @@ int replay_session_loop(struct replay_session *s)
 
 			snprintf(s->error, sizeof(s->error), "%s", err && err->code ? err->message : strerror(-ret));
 			code = REPLAY_EXIT_TRACE;
-		}
-	}
-	for (size_t i = 0; i < s->slot_count; i++) {
-		if (s->slots[i].skipped) {
-			replay_note(o->quiet, "display %" PRIu64 ": %" PRIu64 " frame(s) skipped: no CRTC of the board "
-				"for it", s->slots[i].display, s->slots[i].skipped);
 		}
 	}
 	backend_watch_frame(BACKEND_WATCH_END);

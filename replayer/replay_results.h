@@ -52,6 +52,19 @@ struct replay_frame_report {
 };
 
 /* Sums over the replayed frames (replay_totals_add). */
+#define REPLAY_TOTALS_DISPLAYS 16	/* displays the totals count (more: not counted) */
+#define REPLAY_DISPLAY_REASON_MAX 192
+
+/* One display of the run: where it was shown, or why not. */
+struct replay_display_total {
+	uint64_t display;		/* hwc2_display_t */
+	bool has_crtc;			/* shown on a CRTC of the target (false: a target without board, or skipped) */
+	uint32_t crtc_id;		/* with has_crtc */
+	uint64_t frames;		/* replayed */
+	uint64_t skipped;		/* not replayed: no CRTC for it */
+	char reason[REPLAY_DISPLAY_REASON_MAX];	/* why, with skipped */
+};
+
 struct replay_totals {
 	uint64_t frames;
 	uint64_t client_frames;		/* frames with a client-composited layer */
@@ -69,6 +82,8 @@ struct replay_totals {
 	uint64_t call_errors;		/* hwc2: module calls that returned an error */
 	uint64_t noted_frames;		/* frames whose backend reported something (backend_result.note) */
 	int64_t wall_ns;		/* the replay loop, pacing included */
+	size_t display_count;
+	struct replay_display_total displays[REPLAY_TOTALS_DISPLAYS];	/* in order of first frame */
 };
 
 /* How the run ended, for the totals; strings borrowed. */
@@ -114,6 +129,9 @@ int replay_results_close(struct replay_results *r, const struct replay_totals *t
 
 /* Adds one replayed frame to t. */
 void replay_totals_add(struct replay_totals *t, const struct replay_frame_report *fr);
+
+/* The entry of display in t, added when new; NULL when t counts REPLAY_TOTALS_DISPLAYS others. */
+struct replay_display_total *replay_totals_display(struct replay_totals *t, uint64_t display);
 
 /* Writes t as the member "totals". */
 void replay_totals_write(const struct replay_totals *t, struct rjson *j);

@@ -238,6 +238,7 @@ static void summarize(const struct replay_session *s)
 		s->target.arg ? s->target.arg : "", s->target.module_decides ? REPLAY_MODULE_PLANNER : s->opts->planner,
 		t->frames ? t->efficiency_sum / (double)t->frames : 0.0, (unsigned long long)t->client_frames,
 		agreement);
+	replay_displays_summarize(s);
 	if (t->substituted_layers) {
 		replay_note(s->opts->quiet, "%llu layer(s) shown in a byte-order-equivalent format "
 			"(--format-fallback equivalent; format_substitutions in the results)",
@@ -304,13 +305,9 @@ static void close_session(struct replay_session *s)
 	hwct_frame_iter_destroy(s->it);
 	replay_scene_destroy(s->scenes);
 	replay_fallback_destroy(s->fallback);
+	replay_displays_close(s);
 	if (s->target_open) {
 		replay_target_close(&s->target);
-	}
-	for (size_t i = 0; i < s->slot_count; i++) {
-		if (s->slots[i].has_crtc) {
-			replay_target_close(&s->slots[i].target);
-		}
 	}
 	compositor_destroy(s->compositor);
 	replay_recording_finish(&s->recording);

@@ -27,15 +27,16 @@
 #define REPLAY_MAX_TRIOS 16	/* mismatch pictures (-expected/-actual/-diff) written at most */
 #define REPLAY_MESSAGE_MAX 768
 
-#define REPLAY_MAX_DISPLAYS 16	/* displays of a trace replayed on their own CRTC (--profile) */
+#define REPLAY_MAX_DISPLAYS 16	/* displays of a trace replayed on their own CRTC (--profile, --device) */
+#define REPLAY_MAX_DISPLAYS_TEXT "16"
 
-/* A display of the trace after the first (--profile): its own CRTC of the board, or none. */
+/* A display of the trace after the first (--profile, --device): its own CRTC, or none. */
 struct replay_display_slot {
 	uint64_t display;		/* hwc2_display_t */
 	struct replay_target target;	/* open when has_crtc */
 	bool has_crtc;
+	char reason[REPLAY_DISPLAY_REASON_MAX];	/* why it has none, without has_crtc */
 	struct replay_map map;		/* its recorded mode onto its CRTC */
-	uint64_t skipped;		/* frames not replayed: no CRTC for it */
 };
 
 /* Backend reports printed; the rest are counted (totals.noted_frames) and kept in the results. */
@@ -57,7 +58,7 @@ struct replay_session {
 	bool target_open;
 	struct replay_target_config target_config;	/* what target was opened with */
 	enum replay_target_kind target_kind;
-	/* --profile without --display: the first display on target, the others here */
+	/* --profile, --device without --display: the first display on target, the others here */
 	bool has_first_display;
 	uint64_t first_display;
 	struct replay_display_slot slots[REPLAY_MAX_DISPLAYS];
@@ -84,6 +85,21 @@ struct replay_session {
 
 /* Writes the results header unless written already (map: that of the first frame, or none). */
 void replay_session_header(struct replay_session *s);
+
+/*
+ * replay_displays.c: the target frame f is shown on, and *map the mapping
+ * of its recorded mode there; NULL when its display has no CRTC (the frame
+ * is skipped, counted in the totals with why). Opens a display's CRTC on
+ * its first frame.
+ */
+struct replay_target *replay_displays_target(struct replay_session *s, const struct hwct_frame *f,
+	struct replay_map **map);
+
+/* Notes each display whose frames were skipped, with why (the run's summary). */
+void replay_displays_summarize(const struct replay_session *s);
+
+/* Closes the targets of the displays after the first. */
+void replay_displays_close(struct replay_session *s);
 
 /* Plays the range opts->loops times. Returns an enum replay_exit (OK when every frame was replayed). */
 int replay_session_loop(struct replay_session *s);

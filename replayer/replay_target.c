@@ -35,8 +35,9 @@ static int other_crtc(struct replay_target *t, struct board *board, const struct
 		}
 	}
 	if (index == UINT32_MAX) {
-		return hwct_error_set(err, -ENOSPC, arg, UINT64_MAX, "%zu CRTC%s: none for display %" PRIu32
-			" of the trace", board->crtc_count, board->crtc_count == 1 ? "" : "s", cfg->crtc_slot);
+		return hwct_error_set(err, -ENOSPC, arg, UINT64_MAX, "%zu CRTC%s, none left after the %" PRIu32
+			" earlier display%s", board->crtc_count, board->crtc_count == 1 ? "" : "s", cfg->crtc_slot,
+			cfg->crtc_slot == 1 ? "" : "s");
 	}
 	board->crtc_index = index;
 	board->crtc_id = board->crtc_ids[index];

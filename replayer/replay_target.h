@@ -31,12 +31,17 @@ struct replay_target_config {
 	bool hwc2_end_close;		/* --hwc2-end close */
 	const char *hwc2_call_log;	/* --hwc2-call-log, NULL none */
 	/*
-	 * --profile, a trace's display after the first: plan on the board's
-	 * crtc_slot-th other CRTC (0: the board's own), and leave the planes
-	 * that CRTCs in crtc_taken (bits by CRTC index) can use to those.
+	 * A trace's display after the first (--profile, --device): plan on the
+	 * board's crtc_slot-th other CRTC (0: the board's own), and leave the
+	 * planes that CRTCs in crtc_taken (bits by CRTC index) can use to
+	 * those. --device drives the first connected connector not in
+	 * connectors_taken (bits by connector index) on a free CRTC, through the
+	 * node first has open (first: the first display's target, borrowed).
 	 */
 	uint32_t crtc_slot;
 	uint32_t crtc_taken;
+	uint32_t connectors_taken;
+	const struct replay_target *first;
 };
 
 /* What results name as the planner when an HWC2 module decides. */
@@ -52,6 +57,7 @@ struct replay_target {
 	enum replay_timing default_timing;
 	bool module_decides;		/* an HWC2 module plans, not the --planner */
 	uint32_t planes_ceded;		/* planes left to other displays' CRTCs (crtc_taken) */
+	uint32_t connectors_used;	/* kms: the bit (drmModeRes index) of the connector it drives; 0 others */
 	void *priv;			/* the open function's state */
 	void (*finish)(struct replay_target *t);	/* frees priv; may be NULL */
 };

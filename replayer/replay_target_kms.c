@@ -4,13 +4,16 @@
  * are composed by the chosen compositor (pixman when --no-pixels asked for
  * none: a device shows every frame), frames are read back through the
  * writeback connector when the driver has one and pixels are wanted
- * (--no-pixels replays without readback or checksums).
+ * (--no-pixels replays without readback or checksums). A trace's display
+ * after the first gets a connector and CRTC of its own on the same node,
+ * without readback (the writeback connector serves the first display).
  */
 #include <errno.h>
 #include <stdlib.h>
 
 #include "backend_kms.h"
 #include "compositor.h"
+#include "device.h"
 #include "replay_target.h"
 
 /* Budget of the search planner per frame: TEST_ONLY commits are slow under emulation. */
@@ -36,8 +39,22 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		.height = cfg->mode_height,
 		.refresh_hz = cfg->mode_refresh_hz,
 	};
-	uint32_t w, h;
+	struct kms_output_request output = { .fd = -1, .no_writeback = true };
+	uint32_t w, h, index;
 
+	if (cfg->crtc_slot) {	/* a display after the first: a connector and CRTC of its own on the same node */
+		struct kms_device *first = cfg->first ? backend_kms_device(cfg->first->backend) : NULL;
+
+		if (!first) {
+			return hwct_error_set(err, -EINVAL, arg, UINT64_MAX, "no device open for the first display");
+		}
+		output.fd = kms_device_fd(first);
+		output.connectors_taken = cfg->connectors_taken;
+		output.crtcs_taken = cfg->crtc_taken;
+		ko.path = kms_device_path(first);
+		ko.output = &output;
+		ko.readback = false;	/* the writeback connector serves the first display */
+	}
 	if (!ko.compositor) {
 		t->priv = compositor_create("pixman");
 		if (!t->priv) {
@@ -54,6 +71,9 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		return err && err->code ? err->code : -ENODEV;
 	}
 	t->board = backend_kms_board(t->backend);
+	t->planes_ceded = kms_device_planes_ceded(backend_kms_device(t->backend));
+	index = kms_device_connector_index(backend_kms_device(t->backend));
+	t->connectors_used = index < 32 ? 1u << index : 0;
 	w = t->board->width;
 	h = t->board->height;
 	t->width = w;

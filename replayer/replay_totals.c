@@ -20,13 +20,31 @@ static int recorded_on_device(int32_t final)
 	}
 }
 
+struct replay_display_total *replay_totals_display(struct replay_totals *t, uint64_t display)
+{
+	for (size_t i = 0; i < t->display_count; i++) {
+		if (t->displays[i].display == display) {
+			return &t->displays[i];
+		}
+	}
+	if (t->display_count == REPLAY_TOTALS_DISPLAYS) {
+		return NULL;
+	}
+	t->displays[t->display_count] = (struct replay_display_total){ .display = display };
+	return &t->displays[t->display_count++];
+}
+
 void replay_totals_add(struct replay_totals *t, const struct replay_frame_report *fr)
 {
 	const struct plan *plan = fr->result->plan;
 	const struct hwct_frame *f = fr->frame;
+	struct replay_display_total *d = replay_totals_display(t, f->display);
 	bool agreeing = true;
 
 	t->frames++;
+	if (d) {
+		d->frames++;
+	}
 	t->efficiency_sum += fr->result->efficiency;
 	t->layers += f->layer_count;
 	t->missing_layers += fr->missing_count;
@@ -99,6 +117,23 @@ void replay_totals_write(const struct replay_totals *t, struct rjson *j)
 	rjson_uint(j, "client_to_device", t->client_to_device);
 	rjson_uint(j, "frames_agreeing", t->frames_agreeing);
 	rjson_object_end(j);
+	rjson_array_begin(j, "displays");
+	for (size_t i = 0; i < t->display_count; i++) {
+		const struct replay_display_total *d = &t->displays[i];
+
+		rjson_object_begin(j, NULL);
+		rjson_uint(j, "display", d->display);
+		if (d->has_crtc) {
+			rjson_uint(j, "crtc", d->crtc_id);
+		} else {
+			rjson_null(j, "crtc");
+		}
+		rjson_uint(j, "frames", d->frames);
+		rjson_uint(j, "skipped_frames", d->skipped);
+		rjson_string(j, "skipped_reason", d->skipped ? d->reason : NULL);
+		rjson_object_end(j);
+	}
+	rjson_array_end(j);
 	rjson_uint(j, "call_errors", t->call_errors);
 	rjson_uint(j, "noted_frames", t->noted_frames);
 	rjson_uint(j, "wall_ns", (uint64_t)(t->wall_ns > 0 ? t->wall_ns : 0));

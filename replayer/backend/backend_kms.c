@@ -363,7 +363,7 @@ struct backend *backend_kms_create(const struct backend_kms_options *o, struct h
 	} else {
 		planner_options_init(&k->opts);
 	}
-	k->dev = kms_device_open(o->path, err);
+	k->dev = o->output ? kms_device_open_output(o->path, o->output, err) : kms_device_open(o->path, err);
 	if (!k->dev) {
 		goto error;
 	}

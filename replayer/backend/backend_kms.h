@@ -12,9 +12,16 @@
 struct kms_device;
 struct kms_fb;
 struct kms_fb_cache;
+struct kms_output_request;
 
 struct backend_kms_options {
 	const char *path;		/* /dev/dri/cardN; NULL: the first usable node */
+	/*
+	 * A display after the first on the same node: which connector and CRTC
+	 * it may take (kms_device_open_output; path must be set); borrowed.
+	 * NULL: the first connected connector and its CRTC.
+	 */
+	const struct kms_output_request *output;
 	uint32_t width, height;		/* mode to set; 0: keep the connector's preferred mode */
 	uint32_t refresh_hz;		/* 0: 60 */
 	const struct planner_impl *planner;

@@ -107,7 +107,7 @@ static int compare_planes(const void *a, const void *b)
 	return pa->id < pb->id ? -1 : pa->id > pb->id;
 }
 
-static int load_planes(struct kms_device *dev, struct hwct_error *err)
+static int load_planes(struct kms_device *dev, uint32_t crtcs_taken, struct hwct_error *err)
 {
 	drmModePlaneRes *res = drmModeGetPlaneResources(dev->fd);
 	int ret = 0;
@@ -133,6 +133,10 @@ static int load_planes(struct kms_device *dev, struct hwct_error *err)
 		}
 		plane->id = p->plane_id;
 		plane->possible_crtcs = p->possible_crtcs;
+		if ((plane->possible_crtcs & crtcs_taken) && (plane->possible_crtcs & (1u << dev->crtc_index))) {
+			plane->possible_crtcs &= ~(1u << dev->crtc_index);	/* an earlier display's */
+			dev->planes_ceded++;
+		}
 		drmModeFreePlane(p);
 		dev->plane_count++;
 		if ((ret = kms_props_load(dev->fd, plane->id, DRM_MODE_OBJECT_PLANE, &plane->props))) {
@@ -153,7 +157,8 @@ out:
 	return ret;
 }
 
-static struct kms_device *open_node(const char *path, struct hwct_error *err)
+static struct kms_device *open_node(const char *path, const struct kms_output_request *req,
+	struct hwct_error *err)
 {
 	struct kms_device *dev = calloc(1, sizeof(*dev));
 	drmModeRes *res;
@@ -170,9 +175,9 @@ static struct kms_device *open_node(const char *path, struct hwct_error *err)
 		fail(err, -ENOMEM, path, "open", "out of memory");
 		goto error_dev;
 	}
-	dev->fd = open(path, O_RDWR | O_CLOEXEC);
+	dev->fd = req->fd >= 0 ? fcntl(req->fd, F_DUPFD_CLOEXEC, 0) : open(path, O_RDWR | O_CLOEXEC);
 	if (dev->fd < 0) {
-		fail_errno(err, path, "open");
+		fail_errno(err, path, req->fd >= 0 ? "dup" : "open");
 		goto error_dev;
 	}
 	if (set_caps(dev, err)) {
@@ -183,9 +188,9 @@ static struct kms_device *open_node(const char *path, struct hwct_error *err)
 		fail_errno(err, path, "drmModeGetResources");
 		goto error_dev;
 	}
-	ret = kms_device_find_outputs(dev, res, err);
+	ret = kms_device_find_outputs(dev, res, req, err);
 	drmModeFreeResources(res);
-	if (ret || load_props(dev, err) || load_planes(dev, err)) {
+	if (ret || load_props(dev, err) || load_planes(dev, req->crtcs_taken, err)) {
 		goto error_dev;
 	}
 	if ((ret = kms_device_build_board(dev))) {
@@ -199,14 +204,22 @@ error_dev:
 	return NULL;
 }
 
+struct kms_device *kms_device_open_output(const char *path, const struct kms_output_request *req,
+	struct hwct_error *err)
+{
+	hwct_error_clear(err);
+	return open_node(path, req, err);
+}
+
 struct kms_device *kms_device_open(const char *path, struct hwct_error *err)
 {
+	static const struct kms_output_request first = { .fd = -1 };
 	struct kms_device *dev = NULL;
 	glob_t cards = { 0 };
 
 	hwct_error_clear(err);
 	if (path) {
-		return open_node(path, err);
+		return open_node(path, &first, err);
 	}
 	if (glob("/dev/dri/card*", 0, NULL, &cards) != 0) {
 		fail(err, -ENODEV, "/dev/dri", "glob", "no card node");
@@ -214,7 +227,7 @@ struct kms_device *kms_device_open(const char *path, struct hwct_error *err)
 	}
 	/* The last node's error is kept when none fits. */
 	for (size_t i = 0; i < cards.gl_pathc && !dev; i++) {
-		dev = open_node(cards.gl_pathv[i], err);
+		dev = open_node(cards.gl_pathv[i], &first, err);
 	}
 	globfree(&cards);
 	if (dev) {
@@ -271,6 +284,21 @@ const char *kms_device_driver(const struct kms_device *dev)
 uint32_t kms_device_crtc_id(const struct kms_device *dev)
 {
 	return dev->crtc_id;
+}
+
+uint32_t kms_device_connector_index(const struct kms_device *dev)
+{
+	return dev->connector_index;
+}
+
+uint32_t kms_device_crtc_index(const struct kms_device *dev)
+{
+	return dev->crtc_index;
+}
+
+uint32_t kms_device_planes_ceded(const struct kms_device *dev)
+{
+	return dev->planes_ceded;
 }
 
 bool kms_device_has_writeback(const struct kms_device *dev)

@@ -30,6 +30,28 @@ struct kms_device;
 struct kms_device *kms_device_open(const char *path, struct hwct_error *err);
 
 /*
+ * Which output a device drives when several displays share one node (one
+ * kms_device per display, each on a connector and CRTC of its own).
+ */
+struct kms_output_request {
+	int fd;				/* >= 0: drive through a dup of this open node (the same DRM
+					 * file: its master and client caps); -1: open the path */
+	uint32_t connectors_taken;	/* connector indices (bit per drmModeRes index) other displays drive */
+	uint32_t crtcs_taken;		/* CRTC indices (bit per index) other displays drive; the planes
+					 * those CRTCs can use are left to them */
+	bool no_writeback;		/* leave the writeback connector to another display */
+};
+
+/*
+ * As kms_device_open on path (not NULL), driving the first connected
+ * connector not in req->connectors_taken on a CRTC not in
+ * req->crtcs_taken. Returns the device, or NULL with err filled; -ENOSPC
+ * when every connected connector or every CRTC they can use is taken.
+ */
+struct kms_device *kms_device_open_output(const char *path, const struct kms_output_request *req,
+	struct hwct_error *err);
+
+/*
  * Closes the device: framebuffers still on screen are removed (the kernel
  * then turns their planes off). Accepts NULL. Framebuffers and caches made
  * on dev must be gone first.
@@ -62,6 +84,13 @@ const char *kms_device_driver(const struct kms_device *dev);
 
 /* The CRTC object id commits drive. */
 uint32_t kms_device_crtc_id(const struct kms_device *dev);
+
+/* The index (in drmModeRes) of the connector driven, and of its CRTC. */
+uint32_t kms_device_connector_index(const struct kms_device *dev);
+uint32_t kms_device_crtc_index(const struct kms_device *dev);
+
+/* Planes the device's CRTC could use that were left to other displays' CRTCs (crtcs_taken). */
+uint32_t kms_device_planes_ceded(const struct kms_device *dev);
 
 /* Whether a writeback connector exists (readback.h can capture frames). */
 bool kms_device_has_writeback(const struct kms_device *dev);

@@ -60,6 +60,7 @@ struct kms_device {
 	uint32_t crtc_active, crtc_mode_id, crtc_out_fence_ptr;	/* property ids */
 
 	uint32_t connector_id;		/* the connected connector */
+	uint32_t connector_index;	/* its index in drmModeRes */
 	struct kms_props connector_props;
 	uint32_t connector_crtc_id;	/* property id */
 	drmModeModeInfo preferred;	/* its preferred (or first) mode */
@@ -77,6 +78,7 @@ struct kms_device {
 
 	size_t plane_count;
 	struct kms_plane *planes;	/* owned; object-id order */
+	uint32_t planes_ceded;		/* planes whose bit of crtc_index was cleared: other CRTCs' */
 
 	drmModeModeInfo mode;		/* the mode commits set */
 	uint32_t mode_blob;		/* MODE_ID blob of mode; 0 until needed */
@@ -134,10 +136,13 @@ int kms_in_formats_read(int fd, uint32_t blob_id, struct kms_in_format **out, si
 void kms_plane_props_resolve(struct kms_plane *plane);
 
 /*
- * outputs.c: picks the connector, its mode and CRTC, and the writeback
- * connector from res. Returns 0, or -ENODEV with err filled.
+ * outputs.c: picks the connector, its mode and CRTC (none of req's taken
+ * ones), and the writeback connector (unless req->no_writeback) from res.
+ * Returns 0, or -ENODEV (no connected connector at all) or -ENOSPC (every
+ * one, or every CRTC they can use, taken) with err filled.
  */
-int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, struct hwct_error *err);
+int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, const struct kms_output_request *req,
+	struct hwct_error *err);
 
 /* device_board.c: builds dev->board from the cached objects. Returns 0 or -errno. */
 int kms_device_build_board(struct kms_device *dev);

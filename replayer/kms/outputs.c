@@ -1,9 +1,11 @@
 /*
- * The outputs a device drives (device.h): the first connected connector,
- * its preferred mode and a CRTC for it, and the writeback connector with
- * whether its encoder may share that CRTC.
+ * The outputs a device drives (device.h): the first connected connector
+ * that no other display drives, its preferred mode and a CRTC for it that
+ * no other display drives, and the writeback connector with whether its
+ * encoder may share that CRTC.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,8 +25,8 @@ static const drmModeModeInfo *preferred_mode(const drmModeConnector *conn)
 	return conn->count_modes > 0 ? &conn->modes[0] : NULL;
 }
 
-/* The CRTC index conn drives now, else the first its encoders can drive; -1 none. */
-static int pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *conn)
+/* The CRTC index conn drives now, else the first its encoders can drive; neither taken; -1 none. */
+static int pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *conn, uint32_t taken)
 {
 	int first = -1;
 
@@ -35,6 +37,9 @@ static int pick_crtc(int fd, const drmModeRes *res, const drmModeConnector *conn
 			continue;
 		}
 		for (int c = 0; c < res->count_crtcs && c < 32; c++) {
+			if (taken & (1u << c)) {
+				continue;
+			}
 			if (enc->encoder_id == conn->encoder_id && enc->crtc_id == res->crtcs[c]) {
 				drmModeFreeEncoder(enc);
 				return c;
@@ -96,9 +101,10 @@ static bool clonable(int fd, const drmModeRes *res, uint32_t display_enc, uint32
 	return di >= 0 && wi >= 0 && (dc & (1u << wi)) && (wc & (1u << di));
 }
 
-int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, struct hwct_error *err)
+int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, const struct kms_output_request *req,
+	struct hwct_error *err)
 {
-	uint32_t display_enc = 0, wb_enc = 0;
+	uint32_t display_enc = 0, wb_enc = 0, connected = 0, free_connected = 0;
 	int crtc = -1;
 
 	for (int i = 0; i < res->count_connectors; i++) {
@@ -109,13 +115,21 @@ int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, struc
 			continue;
 		}
 		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
-			if (!dev->writeback_id && conn->count_encoders > 0) {
+			if (!dev->writeback_id && conn->count_encoders > 0 && !req->no_writeback) {
 				dev->writeback_id = conn->connector_id;
 				wb_enc = conn->encoders[0];
 			}
-		} else if (!dev->connector_id && conn->connection == DRM_MODE_CONNECTED &&
-			(mode = preferred_mode(conn)) && (crtc = pick_crtc(dev->fd, res, conn)) >= 0) {
+		} else if (conn->connection == DRM_MODE_CONNECTED && (mode = preferred_mode(conn))) {
+			bool taken = i < 32 && (req->connectors_taken & (1u << i));
+
+			connected++;
+			free_connected += !taken;
+			if (taken || dev->connector_id || (crtc = pick_crtc(dev->fd, res, conn, req->crtcs_taken)) < 0) {
+				drmModeFreeConnector(conn);
+				continue;
+			}
 			dev->connector_id = conn->connector_id;
+			dev->connector_index = (uint32_t)i;
 			dev->preferred = *mode;
 			dev->crtc_index = (uint32_t)crtc;
 			dev->crtc_id = res->crtcs[crtc];
@@ -123,6 +137,14 @@ int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, struc
 				(conn->count_encoders > 0 ? conn->encoders[0] : 0);
 		}
 		drmModeFreeConnector(conn);
+	}
+	if (!dev->connector_id && connected && !free_connected) {
+		return hwct_error_set(err, -ENOSPC, dev->path, UINT64_MAX, "connectors: each of the %" PRIu32
+			" connected one(s) is driven by an earlier display", connected);
+	}
+	if (!dev->connector_id && free_connected && req->crtcs_taken) {
+		return hwct_error_set(err, -ENOSPC, dev->path, UINT64_MAX, "connectors: no CRTC free for the %" PRIu32
+			" connected one(s) no other display drives", free_connected);
 	}
 	if (!dev->connector_id) {
 		return hwct_error_set(err, -ENODEV, dev->path, UINT64_MAX,

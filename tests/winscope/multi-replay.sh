@@ -5,7 +5,8 @@
 # `--profile` on a board with several CRTCs replays every display on a CRTC
 # of its own (every frame of each, as stats counts them); on a board with
 # one CRTC the second display is reported and its frames skipped, never
-# merged onto the first display's CRTC; --display keeps one.
+# merged onto the first display's CRTC (and the results' totals say so);
+# --display keeps one.
 set -euo pipefail
 hwc_trace=$1 hwc_replay=$2 fixture=$3 multi=$4 one=$5
 dir=$(mktemp -d)
@@ -30,6 +31,12 @@ err = open(d + "/multi.err").read()
 for disp in sorted(frames)[1:]:
     assert "display %d: planned on CRTC" % disp in err, err
 one = per_display("one.json")
+for t in json.load(open(d + "/one.json"))["totals"]["displays"]:
+    if t["display"] == min(frames):
+        assert t["crtc"] is not None and t["frames"] == frames[t["display"]] and not t["skipped_frames"], t
+    else:
+        assert t["crtc"] is None and t["frames"] == 0 and t["skipped_frames"] == frames[t["display"]], t
+        assert "CRTC" in t["skipped_reason"], t
 first = min(frames)
 assert dict(one) == {first: frames[first]}, "one-CRTC board: replayed %s" % dict(one)
 err = open(d + "/one.err").read()
