@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages hwctrace needs to build and to run every test.
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing.
-# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs browser; default: all)
+# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs browser lava; default: all)
 set -eu
 
 declare -A groups=(
@@ -15,10 +15,13 @@ declare -A groups=(
 	[docs]="scdoc"
 	# the browser tests of hwc-trace report (tests/report): headless chromium driven from Node
 	[browser]="chromium nodejs"
+	# hwc-suite's LAVA jobs (docs/fleet.md): LAVA's dispatcher (lava-run), its job schema
+	# and lavacli, all of Debian's python3, as hwc-suite is
+	[lava]="lava-dispatcher lava-common lavacli python3-yaml"
 )
 
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser)
+[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser lava)
 
 missing=()
 for g in "${wanted[@]}"; do

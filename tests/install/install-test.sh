@@ -19,7 +19,7 @@ pc=$(find "$dest" -name hwctrace.pc | head -n 1)
 libdir=$(dirname "$(dirname "$pc")")
 prefix=${libdir%/lib*}
 for f in "$prefix/include/hwct/reader.h" "$prefix/include/hwct/hwctrace.pb-c.h" "$prefix/bin/hwc-trace" \
-	"$prefix/bin/hwc-replay" "$prefix/bin/hwc-bisect"; do
+	"$prefix/bin/hwc-replay" "$prefix/bin/hwc-bisect" "$prefix/bin/hwc-suite"; do
 	[ -e "$f" ] || { echo "install-test: $f not installed"; exit 1; }
 done
 # the .pc file names the prefix; the sysroot puts it under DESTDIR
@@ -34,3 +34,6 @@ echo "install-test: installed library: frames layers = $got; installed hwc-trace
 [ "${got%% *}" = "$frames" ] && [ "${got#* }" -gt 0 ] || { echo "install-test: they disagree"; exit 1; }
 "$prefix/bin/hwc-replay" --version
 "$prefix/bin/hwc-bisect" --version
+# hwc-suite finds its package and guest files under <prefix>/share/hwctrace/suite
+"$prefix/bin/hwc-suite" --help >/dev/null
+"$prefix/bin/hwc-suite" bundle "$prefix/bin/hwc-replay" -o "$dest/bundle.tar" >/dev/null

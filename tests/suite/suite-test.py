@@ -1,0 +1,256 @@
+#!/usr/bin/python3
+"""Deviceless tests of hwc-suite (docs/fleet.md), one meson test per case:
+
+  suite-test.py HWC_SUITE SOURCE_ROOT CASE
+
+shards      --fraction K/N for K = 1..N covers every trace exactly once, shard sizes
+            differ by at most one (Mesa's every-Nth split), for N = 1..7 and 1..9 traces;
+            the same through the jobs the program writes (the manifest and the test
+            steps), fractions written by separate runs into one folder
+schema      every job written validates with LAVA's own schema (lava-common, strict),
+            with `jobs` and `validate`; a job with a field LAVA does not know, or
+            without its timeouts, is refused naming the field
+jobs        what a job holds: device type, context, kernel arguments, the ramdisk's
+            overlays, one hwct-case step per trace with its range, expectation and
+            options; per-board expectations; --artifacts-url publishes every file
+errors      bad suite files and options: an error naming the file and the field, exit 2
+bundle      hwc-suite bundle: hwc-replay, every library ldd names and the loader
+
+Exit 77 (skipped) when what a case needs is missing (lava-common for schema).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+HWC_SUITE, ROOT, CASE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+sys.path.insert(0, os.path.join(ROOT, "replayer", "suite"))
+
+from hwct_suite import shard  # noqa: E402
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def run(*args, status=0):
+    p = subprocess.run([HWC_SUITE, *args], capture_output=True, text=True)
+    if p.returncode != status:
+        print(p.stdout + p.stderr)
+    check(p.returncode == status, "hwc-suite %s: exit %d, expected %d" % (" ".join(args), p.returncode, status))
+    return p
+
+
+def board_files(tmp):
+    """Stand-ins for the board's files: jobs only name them."""
+    for name in ("kernel", "ramdisk.cpio", "modules.tar", "bundle.tar"):
+        with open(os.path.join(tmp, name), "wb") as f:
+            f.write(name.encode())
+
+
+def write_suite(tmp, traces, extra_board="", extra="", name="suite.yaml"):
+    lines = ["name: t", "shards: 2", "replay_args: [--timing, fast]", extra, "boards:",
+             "  qemu-vkms:", "    device_type: qemu", "    kernel: kernel",
+             "    ramdisk: ramdisk.cpio", "    modules: modules.tar", "    bundle: bundle.tar",
+             "    kernel_args: console=ttyS0 hwct.vkms=enable_overlay=1", extra_board, "traces:"]
+    home = os.path.join(ROOT, "traces", "home.zst")
+    for i in range(traces):
+        lines.append("  - {name: c%d, trace: %s, frames: %d-%d}" % (i, home, i, i + 1))
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("\n".join(line for line in lines if line) + "\n")
+    return path
+
+
+def load_yaml(path):
+    import yaml
+    with open(path) as f:
+        return yaml.safe_load(f)
+
+
+def case_shards():
+    for n in range(1, 8):
+        for m in range(0, 10):
+            items = list(range(m))
+            parts = [shard.select(items, k, n) for k in range(1, n + 1)]
+            flat = sorted(x for p in parts for x in p)
+            check(flat == items, "%d items in %d shards: every item once (%s)" % (m, n, parts))
+            sizes = [len(p) for p in parts]
+            check(max(sizes) - min(sizes) <= 1, "%d items in %d shards: sizes %s" % (m, n, sizes))
+    for bad in ("0/2", "3/2", "1/0", "1", "a/b", "", "1/2/3"):
+        try:
+            shard.parse_fraction(bad)
+            check(False, "fraction %r refused" % bad)
+        except Exception as exc:
+            check("fraction" in str(exc), "fraction %r: error names --fraction (%s)" % (bad, exc))
+
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        for n in (1, 2, 3, 5):
+            suite = write_suite(tmp, 7)
+            out = os.path.join(tmp, "out%d" % n)
+            for k in range(1, n + 1):  # one run per fraction, as one CI node each
+                run("jobs", suite, "-o", out, "--fraction", "%d/%d" % (k, n), "--no-validate")
+            manifest = json.load(open(os.path.join(out, "manifest.json")))
+            cases = [c["name"] for j in manifest["jobs"] for c in j["cases"]]
+            check(sorted(cases) == sorted("c%d" % i for i in range(7)),
+                  "%d fractions: manifest cases %s, every trace once" % (n, cases))
+            steps = []
+            for j in manifest["jobs"]:
+                d = load_yaml(os.path.join(out, j["file"]))
+                steps += d["actions"][2]["test"]["definitions"][0]["repository"]["run"]["steps"]
+            names = sorted(s.split()[1] for s in steps)
+            check(names == sorted("c%d" % i for i in range(7)),
+                  "%d fractions: job steps %s, every trace once" % (n, names))
+        out = os.path.join(tmp, "all")
+        p = run("jobs", suite, "-o", out, "--shards", "9", "--no-validate")
+        check(p.stdout.count("\n") == 7, "9 shards of 7 traces: 7 jobs, no empty one (%r)" % p.stdout)
+
+
+def case_schema():
+    try:
+        from lava_common import schemas  # noqa: F401
+    except ImportError:
+        print("lava-common is not installed (scripts/install-deps.sh lava)")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        suite = write_suite(tmp, 3)
+        out = os.path.join(tmp, "out")
+        p = run("jobs", suite, "-o", out)
+        check(p.stdout.count("  valid\n") == 2, "jobs checked by LAVA's schema: %r" % p.stdout)
+        jobs = sorted(os.path.join(out, "jobs", f) for f in os.listdir(os.path.join(out, "jobs")))
+        check(len(jobs) == 2, "two job files")
+        p = run("validate", *jobs)
+        check(p.stdout.count(": valid") == 2, "validate: both valid")
+
+        import yaml
+        d = load_yaml(jobs[0])
+        d["actions"][0]["deploy"]["images"]["ramdisk"]["overlays"]["hwct-data"]["frmat"] = "tar"
+        bad = os.path.join(tmp, "bad-field.yaml")
+        yaml.safe_dump(d, open(bad, "w"))
+        p = run("validate", bad, status=1)
+        check("not a valid LAVA job" in p.stderr and "bad-field.yaml" in p.stderr,
+              "a misspelt field is refused, naming the file: %r" % p.stderr)
+        d = load_yaml(jobs[0])
+        del d["timeouts"]
+        bad = os.path.join(tmp, "no-timeouts.yaml")
+        yaml.safe_dump(d, open(bad, "w"))
+        p = run("validate", bad, status=1)
+        check("timeouts" in p.stderr, "a job without timeouts is refused, naming them: %r" % p.stderr)
+
+        # a board of a farm: tftp deploy, u-boot boot
+        farm = write_suite(tmp, 2, name="farm.yaml", extra_board="\n".join([
+            "  rock-pi:", "    device_type: rk3399-rock-pi-4b", "    kernel: kernel",
+            "    ramdisk: ramdisk.cpio", "    modules: modules.tar", "    bundle: bundle.tar",
+            "    dtb: kernel", "    boot: {method: u-boot, commands: ramdisk}",
+            "    target: [--device, /dev/dri/card1]"]))
+        run("jobs", farm, "-o", os.path.join(tmp, "farm"), "--board", "rock-pi", "--shards", "1")
+        d = load_yaml(os.path.join(tmp, "farm", "jobs", "t-rock-pi-1of1.yaml"))
+        deploy = d["actions"][0]["deploy"]
+        check(deploy["to"] == "tftp" and "modules" in deploy and "dtb" in deploy,
+              "a farm board deploys with tftp, its modules and dtb: %s" % deploy)
+        check(d["actions"][1]["boot"]["method"] == "u-boot", "its boot is the board's")
+
+
+def case_jobs():
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        with open(os.path.join(tmp, "good.json"), "w") as f:
+            f.write("{}")
+        suite = write_suite(tmp, 2, extra="")
+        # c1 gets an expectation for the board
+        text = open(suite).read().replace("frames: 1-2}", "frames: 1-2, args: [--planner, search], "
+                                          "expect: {qemu-vkms: good.json}}")
+        open(suite, "w").write(text)
+        out = os.path.join(tmp, "out")
+        run("jobs", suite, "-o", out, "--shards", "1", "--no-validate")
+        d = load_yaml(os.path.join(out, "jobs", "t-qemu-vkms-1of1.yaml"))
+        check(d["device_type"] == "qemu" and d["context"] == {"arch": "amd64"}, "qemu job, context arch")
+        images = d["actions"][0]["deploy"]["images"]
+        check('-append "console=ttyS0 hwct.vkms=enable_overlay=1"' in images["kernel"]["image_arg"],
+              "kernel arguments on qemu's -append: %s" % images["kernel"]["image_arg"])
+        overlays = images["ramdisk"]["overlays"]
+        check(images["ramdisk"]["format"] == "cpio.newc" and overlays.get("lava") is True,
+              "LAVA's overlay goes into the cpio ramdisk")
+        check(set(overlays) == {"lava", "modules", "hwct-bundle", "hwct-data"}, "overlays %s" % sorted(overlays))
+        check(overlays["modules"]["url"] == "file://" + os.path.join(tmp, "modules.tar"), "modules in place")
+        steps = d["actions"][2]["test"]["definitions"][0]["repository"]["run"]["steps"]
+        check(len(steps) == 2, "one step per trace")
+        check(steps[0].endswith(" - --device /dev/dri/card0 --frames 0-1 --timing fast"),
+              "no expectation: '-', target, range, suite options: %s" % steps[0])
+        check(" /hwct/expect/c1.json --device /dev/dri/card0 --frames 1-2 --timing fast --planner search"
+              in steps[1], "expectation, then the case's own options: %s" % steps[1])
+        with tarfile.open(os.path.join(out, "artifacts", "t-qemu-vkms-1of1.data.tar")) as t:
+            names = t.getnames()
+        check("hwct/bin/hwct-case" in names and "hwct/expect/c1.json" in names, "data archive: %s" % names)
+        check(len([n for n in names if n.startswith("hwct/traces/")]) == 1, "one trace replayed twice is there once")
+
+        out = os.path.join(tmp, "pub")
+        run("jobs", suite, "-o", out, "--shards", "1", "--no-validate", "--artifacts-url", "https://files.example/s1/")
+        d = load_yaml(os.path.join(out, "jobs", "t-qemu-vkms-1of1.yaml"))
+        images = d["actions"][0]["deploy"]["images"]
+        urls = [images["kernel"]["url"], images["ramdisk"]["url"]] + \
+            [o["url"] for k, o in images["ramdisk"]["overlays"].items() if k != "lava"]
+        check(all(u.startswith("https://files.example/s1/") for u in urls), "every URL published: %s" % urls)
+        published = os.listdir(os.path.join(out, "artifacts"))
+        check(all(u.rsplit("/", 1)[1] in published for u in urls), "every published file is in artifacts/")
+
+
+def case_errors():
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        good = open(write_suite(tmp, 2)).read()
+        cases = [
+            (good.replace("    kernel: kernel\n", ""), "boards.qemu-vkms.kernel: missing"),
+            (good.replace("kernel: kernel", "kernel: nothing-here"), "boards.qemu-vkms.kernel:"),
+            (good.replace("name: t\n", "name: t\ncolour: red\n"), "colour: unknown field"),
+            (good.replace("name: c1,", "name: c0,"), "traces[1].name: 'c0' is used twice"),
+            (good.replace("frames: 1-2", "frames: one"), "traces[1].frames"),
+            (good.replace("shards: 2", "shards: 0"), "shards: must be at least 1"),
+            (good.replace("name: t\n", "name: 't t'\n"), "name: 't t'"),
+            (good.replace("device_type: qemu", "device_type: qemu\n    deploy: nfs"), "deploy: 'nfs'"),
+            (good.replace("traces:", "traces: []\nx:"), "x: unknown field"),
+            ("[1, 2", "not valid YAML"),
+        ]
+        for i, (text, want) in enumerate(cases):
+            path = os.path.join(tmp, "bad%d.yaml" % i)
+            open(path, "w").write(text)
+            p = run("jobs", path, "-o", os.path.join(tmp, "o"), "--no-validate", status=2)
+            check(want in p.stderr and path in p.stderr, "%s: error %r names %r and the file" % (path, p.stderr, want))
+        suite = os.path.join(tmp, "suite.yaml")
+        for args in (["--fraction", "3/2"], ["--fraction", "1/2", "--shards", "2"], ["--board", "nope"]):
+            p = run("jobs", suite, "-o", os.path.join(tmp, "o"), *args, status=2)
+            check("error" in p.stderr, "%s refused: %r" % (args, p.stderr))
+        run("jobs", os.path.join(tmp, "missing.yaml"), "-o", os.path.join(tmp, "o"), status=2)
+
+
+def case_bundle():
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "b.tar")
+        run("bundle", "/bin/ls", "-o", out)
+        with tarfile.open(out) as t:
+            names = t.getnames()
+            mode = t.getmember("usr/bin/hwc-replay").mode
+        libs = subprocess.run(["ldd", "/bin/ls"], capture_output=True, text=True).stdout
+        want = [line.split("=>")[1].split()[0] for line in libs.splitlines() if "=> /" in line]
+        check(mode & 0o111 and all("usr/lib/hwct/" + os.path.basename(w) in names for w in want),
+              "the program and every library: %s" % names)
+        check("lib64/ld-linux-x86-64.so.2" in names or any("ld-linux" in n for n in names), "the loader")
+        run("bundle", os.path.join(tmp, "nothing"), "-o", out, status=2)
+
+
+CASES = {"shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
+         "bundle": case_bundle}
+CASES[CASE]()
+if failures:
+    print("%d check(s) failed" % len(failures))
+    sys.exit(1)
+print("ok")
