@@ -48,6 +48,10 @@ static void print_report(FILE *f, const char *in, const char *out, const struct 
 		if (d->first_entry) {
 			fprintf(f, ", hotplugged at entry %" PRIu64, d->first_entry);
 		}
+		if (d->unplugs) {
+			fprintf(f, ", unplugged at entry %" PRIu64 "%s", d->first_unplug_entry, d->unplugs > 1 ?
+				" (and later again)" : "");
+		}
 	}
 	if (rep->packets) {
 		fprintf(f, ".\n  Perfetto trace: %" PRIu64 " packet%s, %" PRIu64 " without a layer snapshot skipped",
@@ -145,7 +149,7 @@ const struct cli_command cmd_import_winscope = {
 	.name = "import-winscope",
 	.summary = "convert a SurfaceFlinger layer trace (Winscope .pb, Perfetto) into a trace",
 	.synopsis = "IN OUT [--display ID] [--size WxH]",
-	.options = "  --display ID   import the display with this DisplayProto id (default: the first physical one)\n"
+	.options = "  --display ID   import only the display with this DisplayProto id (default: every display)\n"
 		"  --size WxH     the display size, for traces that record none (default: inferred from the layers)\n",
 	.run = run,
 };

@@ -39,6 +39,8 @@ struct winscope_display_report {
 	bool is_virtual;
 	uint64_t frames;		/* display frames written */
 	uint64_t first_entry;		/* entry it was hotplugged at (0: there from the start) */
+	uint64_t unplugs;		/* times it left the entries (each a hotplug disconnect; listed again: reconnected) */
+	uint64_t first_unplug_entry;	/* the first entry without it, with unplugs */
 };
 
 /* What an import did. */

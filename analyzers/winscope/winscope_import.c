@@ -197,8 +197,10 @@ struct shown {
 	struct ws_stack *stacks;	/* per entry, empty where the entry does not list the display; owned */
 	bool *present;			/* per entry; owned */
 	int index;			/* its session display, -1 before its hotplug */
+	bool unplugged;			/* gone from the entries since its last frame: disconnected */
 	struct importer im;
 	uint64_t frames, first_entry;
+	uint64_t unplugs, first_unplug_entry;
 };
 
 struct plan {
@@ -236,6 +238,26 @@ static int hotplug(struct session *s, struct shown *sh, size_t k, size_t entry)
 	return 0;
 }
 
+/*
+ * Shown display sh, connected, is not in entry i: the composer's hotplug
+ * (disconnected), then SurfaceFlinger destroys its layers. It is connected
+ * again when an entry lists it later.
+ */
+static int unplug(struct session *s, struct shown *sh, size_t entry)
+{
+	int ret = session_display_use(s, (size_t)sh->index);
+
+	ret = ret ? ret : session_display_unplug(s);
+	while (ret == 0 && sh->im.count) {
+		unmap(&sh->im, &sh->im.map[sh->im.count - 1]);
+	}
+	if (ret == 0) {
+		sh->unplugged = true;
+		sh->first_unplug_entry = sh->unplugs++ ? sh->first_unplug_entry : entry;
+	}
+	return ret;
+}
+
 static int play(struct session *s, const struct ws_trace *t, struct plan *pl, struct winscope_report *rep)
 {
 	uint64_t vsync = 0;
@@ -248,10 +270,15 @@ static int play(struct session *s, const struct ws_trace *t, struct plan *pl, st
 			struct shown *sh = &pl->shown[k];
 
 			if (!sh->present[i]) {
+				ret = sh->index >= 0 && !sh->unplugged ? unplug(s, sh, i) : 0;
 				continue;
 			}
 			if (sh->index < 0) {
 				ret = hotplug(s, sh, k, i);
+			} else if (sh->unplugged) {
+				ret = session_display_use(s, (size_t)sh->index);
+				ret = ret ? ret : session_display_replug(s);
+				sh->unplugged = ret != 0;
 			}
 			ret = ret ? ret : session_display_use(s, (size_t)sh->index);
 			ret = ret ? ret : apply_stack(&sh->im, &sh->stacks[i]);
@@ -426,6 +453,8 @@ static void finish_report(struct winscope_report *rep, const struct plan *pl)
 	for (size_t k = 0; k < pl->count; k++) {
 		rep->displays[k].frames = pl->shown[k].frames;
 		rep->displays[k].first_entry = pl->shown[k].first_entry;
+		rep->displays[k].unplugs = pl->shown[k].unplugs;
+		rep->displays[k].first_unplug_entry = pl->shown[k].first_unplug_entry;
 	}
 }
 

@@ -304,6 +304,22 @@ int session_display_add(struct session *s, const struct session_display_config *
 	return ret < 0 ? ret : (int)index;
 }
 
+int session_display_unplug(struct session *s)
+{
+	if (s->error) {
+		return s->error;
+	}
+	return session_hotplug(s, HWC2_CONNECTION_DISCONNECTED);
+}
+
+int session_display_replug(struct session *s)
+{
+	if (s->error) {
+		return s->error;
+	}
+	return session_boot_display(s);
+}
+
 int session_display_use(struct session *s, size_t index)
 {
 	if (index >= s->screen_count) {

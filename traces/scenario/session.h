@@ -166,6 +166,22 @@ struct session_display_config {
 int session_display_add(struct session *s, const struct session_display_config *cfg);
 
 /*
+ * The current display is unplugged: the composer's hotplug callback
+ * (DISCONNECTED) at the session clock. Its layers stay the caller's to
+ * destroy (SurfaceFlinger then destroys them: session_layer_destroy).
+ * session_display_replug() connects it again. Returns 0 or the session's
+ * error.
+ */
+int session_display_unplug(struct session *s);
+
+/*
+ * The current display, unplugged earlier, is connected again: the hotplug
+ * callback, its Display record and SurfaceFlinger's queries, as for a new
+ * display. Returns 0 or the session's error.
+ */
+int session_display_replug(struct session *s);
+
+/*
  * Makes display `index` current: session_layer_create/destroy and
  * session_frame* go to it (each display has its own layers and client
  * target). Returns 0 or -EINVAL (no such display).

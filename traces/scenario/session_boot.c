@@ -211,22 +211,27 @@ static int display_queries(struct session *s)
 	return ret;
 }
 
-int session_boot_display(struct session *s)
+int session_hotplug(struct session *s, int32_t connection)
 {
 	Hwct__Record rec = HWCT__RECORD__INIT;
 	Hwct__Callback cb = HWCT__CALLBACK__INIT;
-	int ret;
 
 	cb.has_descriptor = cb.has_display = cb.has_t_ns = cb.has_connection = cb.has_thread = true;
 	cb.descriptor = HWC2_CALLBACK_HOTPLUG;
 	cb.display = s->d.id;
 	cb.t_ns = s->now;
-	cb.connection = HWC2_CONNECTION_CONNECTED;
+	cb.connection = connection;
 	cb.thread = SESSION_HWC_TID;
 	rec.kind_case = HWCT__RECORD__KIND_CALLBACK;
 	rec.callback = &cb;
 	s->now += 5000;
-	ret = session_put(s, &rec);
+	return session_put(s, &rec);
+}
+
+int session_boot_display(struct session *s)
+{
+	int ret = session_hotplug(s, HWC2_CONNECTION_CONNECTED);
+
 	ret = ret ? ret : write_display(s);
 	ret = ret ? ret : display_queries(s);
 	return ret;

@@ -75,6 +75,9 @@ int session_boot(struct session *s);
  */
 int session_boot_display(struct session *s);
 
+/* The composer's hotplug callback for s->d (HWC2_CONNECTION_*) at s->now. Returns 0 or -errno. */
+int session_hotplug(struct session *s, int32_t connection);
+
 /* Records a failure (the first one sticks). Returns s->error. */
 int session_fail(struct session *s, int err);
 
