@@ -20,6 +20,7 @@ enum {
 	OPT_TIMING,
 	OPT_AGAINST_RECORDED,
 	OPT_VERBOSE,
+	OPT_DISPLAY,
 };
 
 static const struct cli_option options[] = {
@@ -27,6 +28,7 @@ static const struct cli_option options[] = {
 	{ "timing-threshold", 0, true, OPT_TIMING },
 	{ "against-recorded", 0, false, OPT_AGAINST_RECORDED },
 	{ "verbose", 'v', false, OPT_VERBOSE },
+	{ "display", 0, true, OPT_DISPLAY },
 	{ NULL, 0, false, 0 },
 };
 
@@ -91,40 +93,49 @@ static int finish_report(struct diff_report *r, bool json)
 	return ret;
 }
 
-static int diff_two_traces(const char *a, const char *b, bool json)
+struct diff_args {
+	bool json, against_recorded, verbose;
+	double threshold;
+	uint64_t display;		/* --display, UINT64_MAX all */
+};
+
+static int diff_two_traces(const char *a, const char *b, const struct diff_args *args)
 {
 	struct diff_report r = { .a = a, .b = b };
 	struct hwct_error err;
 
-	if (diff_traces(a, b, &r, &err) < 0) {
+	if (diff_traces(a, b, args->display, &r, &err) < 0) {
 		cli_error("%s", err.message);
 		diff_report_finish(&r);
 		return DIFF_EXIT_ERROR;
 	}
-	return finish_report(&r, json);
+	return finish_report(&r, args->json);
 }
 
 #if HWCT_HAVE_JSON
-static struct diff_results *load(const char *path)
+/* The results at path, with only the frames of display (UINT64_MAX: all). */
+static struct diff_results *load(const char *path, uint64_t display)
 {
 	char msg[600];
 	struct diff_results *res = diff_results_load(path, msg, sizeof(msg));
 
 	if (!res) {
 		cli_error("%s", msg);
+	} else if (display != UINT64_MAX) {
+		diff_results_keep_display(res, display);
 	}
 	return res;
 }
 
-static int diff_two_results(const char *a, const char *b, double threshold, bool json)
+static int diff_two_results(const char *a, const char *b, const struct diff_args *args)
 {
-	struct diff_results *ra = load(a), *rb = ra ? load(b) : NULL;
+	struct diff_results *ra = load(a, args->display), *rb = ra ? load(b, args->display) : NULL;
 	struct diff_report r = { .a = a, .b = b };
 	int ret = DIFF_EXIT_ERROR;
 
 	if (rb) {
-		ret = diff_results_compare(ra, rb, threshold, &r) < 0 ? (cli_error("out of memory"), DIFF_EXIT_ERROR) :
-			finish_report(&r, json);
+		ret = diff_results_compare(ra, rb, args->threshold, &r) < 0 ? (cli_error("out of memory"),
+			DIFF_EXIT_ERROR) : finish_report(&r, args->json);
 	}
 	diff_report_finish(&r);
 	diff_results_destroy(ra);
@@ -132,19 +143,20 @@ static int diff_two_results(const char *a, const char *b, double threshold, bool
 	return ret;
 }
 
-static int agreement(const char *trace, const char *results, bool json, bool verbose)
+static int agreement(const char *trace, const char *results, const struct diff_args *args)
 {
-	struct diff_results *res = load(results);
-	int ret = res ? diff_agreement(stdout, trace, results, res, json, verbose) : DIFF_EXIT_ERROR;
+	struct diff_results *res = load(results, args->display);
+	int ret = res ? diff_agreement(stdout, trace, results, res, args->json, args->verbose) : DIFF_EXIT_ERROR;
 
 	diff_results_destroy(res);
 	return ret;
 }
 #endif
 
-static int run_diff(const struct cli_command *cmd, char **files, size_t count, bool against_recorded,
-	double threshold, bool json, bool verbose)
+static int run_diff(const struct cli_command *cmd, char **files, size_t count, const struct diff_args *args)
 {
+	bool against_recorded = args->against_recorded;
+
 	enum input_kind kinds[2];
 
 	for (size_t i = 0; i < count; i++) {
@@ -156,30 +168,22 @@ static int run_diff(const struct cli_command *cmd, char **files, size_t count, b
 		return cli_usage_error(cmd, "--against-recorded takes one results file; %s is a trace", files[0]);
 	}
 	if (!against_recorded && kinds[0] == INPUT_TRACE && kinds[1] == INPUT_TRACE) {
-		return diff_two_traces(files[0], files[1], json);
+		return diff_two_traces(files[0], files[1], args);
 	}
 #if HWCT_HAVE_JSON
 	if (against_recorded) {
-		return agreement(NULL, files[0], json, verbose);
+		return agreement(NULL, files[0], args);
 	}
 	if (kinds[0] == INPUT_RESULTS && kinds[1] == INPUT_RESULTS) {
-		return diff_two_results(files[0], files[1], threshold, json);
+		return diff_two_results(files[0], files[1], args);
 	}
 	/* a trace and results: the agreement of the replay with the recording */
-	return kinds[0] == INPUT_TRACE ? agreement(files[0], files[1], json, verbose) :
-		agreement(files[1], files[0], json, verbose);
+	return kinds[0] == INPUT_TRACE ? agreement(files[0], files[1], args) : agreement(files[1], files[0], args);
 #else
-	(void)threshold;
-	(void)verbose;
 	cli_error("diff: reading hwc-replay results needs json-c (%s was built without it)", CLI_PROGRAM);
 	return DIFF_EXIT_ERROR;
 #endif
 }
-
-struct diff_args {
-	bool json, against_recorded, verbose;
-	double threshold;
-};
 
 static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
 {
@@ -195,6 +199,13 @@ static int option(const struct cli_command *cmd, const struct cli_parser *p, int
 		break;
 	case OPT_VERBOSE:
 		a->verbose = true;
+		break;
+	case OPT_DISPLAY:
+		errno = 0;
+		a->display = strtoull(p->arg, &end, 0);
+		if (errno || end == p->arg || *end || *p->arg == '-' || a->display == UINT64_MAX) {
+			return cli_usage_error(cmd, "bad --display '%s' (a display id, hwc2_display_t)", p->arg);
+		}
 		break;
 	case OPT_TIMING:
 		errno = 0;
@@ -229,7 +240,7 @@ static const struct cli_run_args run_args = {
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct diff_args a = { .threshold = -1.0 };
+	struct diff_args a = { .threshold = -1.0, .display = UINT64_MAX };
 	struct cli_run run;
 	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &a);
 
@@ -240,7 +251,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		cli_no_json(cmd);
 		ret = DIFF_EXIT_ERROR;
 	} else {
-		ret = run_diff(cmd, run.p.positional, run.p.positional_count, a.against_recorded, a.threshold, a.json, a.verbose);
+		ret = run_diff(cmd, run.p.positional, run.p.positional_count, &a);
 	}
 	cli_run_end(&run);
 	return ret;
@@ -249,15 +260,17 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 const struct cli_command cmd_diff = {
 	.name = "diff",
 	.summary = "compare two traces or two replay results; agreement of a replay with its trace",
-	.synopsis = "A B [--json] [--timing-threshold PCT] [-v] | RESULTS --against-recorded",
+	.synopsis = "A B [--json] [--timing-threshold PCT] [--display ID] [-v] | RESULTS --against-recorded",
 	.options = "  A and B are traces or hwc-replay results files (told apart by content):\n"
 		"    two traces: per frame the first difference in layers, geometry, properties,\n"
-		"      decisions and pixels (content hashes), and a summary table;\n"
+		"      decisions and pixels (content hashes), and a summary table; with several\n"
+		"      displays, frame k of each display in A against its frame k in B;\n"
 		"    two results: per frame plan, reasons and checksum differences;\n"
 		"    a trace and the results of its replay: the agreement report per layer.\n"
 		"  --timing-threshold PCT  results: a frame whose work time changed by more than PCT\n"
 		"                          percent differs (without it timing is only reported)\n"
 		"  --against-recorded      one results file: agreement with the decisions it recorded\n"
+		"  --display ID            only the frames of this display (hwc2_display_t)\n"
 		"  -v, --verbose           agreement: list every disagreement\n"
 		"  --json                  one JSON object\n"
 		"exit status: 0 equal (all agree), 1 different, 2 error\n",

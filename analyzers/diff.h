@@ -79,12 +79,17 @@ int diff_report_print_json(FILE *f, const struct diff_report *r);
 
 void diff_report_finish(struct diff_report *r);
 
+#define DIFF_DISPLAYS_MAX 64	/* displays of two traces compared (more: not compared) */
+
 /*
  * Compares the frame models of traces a and b in presentation order:
  * layers (set of ids), geometry, properties, decisions, pixels (content
- * hashes). Returns 0, or -errno with err naming file and offset.
+ * hashes). In traces of several displays, frame k of each display in A is
+ * compared with frame k of that display in B (the entries then sorted by
+ * A's frame). display: only that display's frames (hwc2_display_t),
+ * UINT64_MAX all. Returns 0, or -errno with err naming file and offset.
  */
-int diff_traces(const char *a, const char *b, struct diff_report *r, struct hwct_error *err);
+int diff_traces(const char *a, const char *b, uint64_t display, struct diff_report *r, struct hwct_error *err);
 
 /* ------------------------------------------------------ results files */
 
@@ -130,6 +135,9 @@ struct diff_results {
 struct diff_results *diff_results_load(const char *path, char *msg, size_t size);
 
 void diff_results_destroy(struct diff_results *res);
+
+/* Leaves only the frames of display (hwc2_display_t) in res. */
+void diff_results_keep_display(struct diff_results *res, uint64_t display);
 
 /* The sum of the frame's plan, compose, commit and present times; -1 when none is known. */
 int64_t diff_result_frame_work_ns(const struct diff_result_frame *f);

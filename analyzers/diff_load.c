@@ -224,6 +224,21 @@ void diff_results_destroy(struct diff_results *res)
 	free(res);
 }
 
+void diff_results_keep_display(struct diff_results *res, uint64_t display)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < res->count; i++) {
+		if (res->frames[i].display == display) {
+			res->frames[kept++] = res->frames[i];
+		} else {
+			free(res->frames[i].plan);
+			free(res->frames[i].recorded);
+		}
+	}
+	res->count = kept;
+}
+
 int64_t diff_result_frame_work_ns(const struct diff_result_frame *f)
 {
 	int64_t sum = -1;

@@ -1,7 +1,9 @@
 /*
  * Two traces side by side (diff.h): their frame models in presentation
- * order, frame k of A against frame k of B. Layers are paired by id when
- * both stacks hold the same ids, else by position in the stack.
+ * order, frame k of A against frame k of B; in traces of several displays,
+ * frame k of each display in A against frame k of that display in B. Layers
+ * are paired by id when both stacks hold the same ids, else by position in
+ * the stack.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -265,22 +267,42 @@ static int read_error(struct hwct_reader *rd, int ret, struct hwct_error *err)
 	return ret;
 }
 
-int diff_traces(const char *a, const char *b, struct diff_report *r, struct hwct_error *err)
+/* Adds the displays r's FrameEnds name to ids (count of them, at most DIFF_DISPLAYS_MAX), then rewinds r. */
+static int frame_displays(struct hwct_reader *r, uint64_t *ids, size_t *count, struct hwct_error *err)
 {
-	struct hwct_reader *ra = hwct_reader_open(a, err), *rb = NULL;
-	struct hwct_frame_iter *ia = NULL, *ib = NULL;
+	const Hwct__Record *rec;
+	int ret;
+
+	while ((ret = hwct_reader_next(r, &rec)) == 1) {
+		bool known = false;
+
+		if (rec->kind_case != HWCT__RECORD__KIND_FRAME_END) {
+			continue;
+		}
+		for (size_t i = 0; i < *count && !known; i++) {
+			known = ids[i] == rec->frame_end->display;
+		}
+		if (!known && *count < DIFF_DISPLAYS_MAX) {
+			ids[(*count)++] = rec->frame_end->display;
+		}
+	}
+	if (ret < 0 && !hwct_reader_error_at_cut_end(r)) {
+		return read_error(r, ret, err);
+	}
+	ret = hwct_reader_rewind(r);
+	return ret < 0 ? read_error(r, ret, err) : 0;
+}
+
+/* Frame k of display `display` (UINT64_MAX: of any) in A against frame k of it in B. */
+static int compare_display(struct hwct_reader *ra, struct hwct_reader *rb, uint64_t display, struct diff_report *r,
+	struct hwct_error *err)
+{
+	struct hwct_frame_iter *ia = hwct_frame_iter_create(ra), *ib = hwct_frame_iter_create(rb);
 	int ret = -ENOMEM;
 
-	r->kind = "traces";
-	r->categories = categories;
-	r->category_count = sizeof(categories) / sizeof(categories[0]);
-	if (!ra || !(rb = hwct_reader_open(b, err))) {
-		hwct_reader_destroy(ra);
-		return err->code ? err->code : -EINVAL;
-	}
-	ia = hwct_frame_iter_create(ra);
-	ib = hwct_frame_iter_create(rb);
 	if (ia && ib) {
+		hwct_frame_iter_set_display(ia, display);
+		hwct_frame_iter_set_display(ib, display);
 		for (;;) {
 			const struct hwct_frame *fa = NULL, *fb = NULL;
 			int na = hwct_frame_iter_next(ia, &fa), nb = na >= 0 ? hwct_frame_iter_next(ib, &fb) : 0;
@@ -301,12 +323,58 @@ int diff_traces(const char *a, const char *b, struct diff_report *r, struct hwct
 			}
 		}
 	}
+	hwct_frame_iter_destroy(ia);
+	hwct_frame_iter_destroy(ib);
+	return ret;
+}
+
+static int by_frame(const void *x, const void *y)
+{
+	const struct diff_entry *a = x, *b = y;
+
+	if (a->frame != b->frame) {
+		return a->frame < b->frame ? -1 : 1;
+	}
+	return a->category < b->category ? -1 : a->category > b->category;
+}
+
+int diff_traces(const char *a, const char *b, uint64_t display, struct diff_report *r, struct hwct_error *err)
+{
+	struct hwct_reader *ra = hwct_reader_open(a, err), *rb = NULL;
+	uint64_t ids[DIFF_DISPLAYS_MAX];
+	size_t count = 0;
+	int ret = 0;
+
+	r->kind = "traces";
+	r->categories = categories;
+	r->category_count = sizeof(categories) / sizeof(categories[0]);
+	if (!ra || !(rb = hwct_reader_open(b, err))) {
+		hwct_reader_destroy(ra);
+		return err->code ? err->code : -EINVAL;
+	}
+	if (display != UINT64_MAX) {
+		ids[count++] = display;
+	} else if ((ret = frame_displays(ra, ids, &count, err)) == 0) {
+		ret = frame_displays(rb, ids, &count, err);
+	}
+	if (ret == 0 && count <= 1) {
+		ret = compare_display(ra, rb, display, r, err);	/* one display: its frames, in order */
+	} else if (ret == 0) {
+		/* several: display by display, frame k of each display in A against its frame k in B */
+		for (size_t i = 0; i < count && ret == 0; i++) {
+			ret = i ? hwct_reader_rewind(ra) : 0;
+			ret = ret ? read_error(ra, ret, err) : i ? hwct_reader_rewind(rb) : 0;
+			ret = ret ? read_error(rb, ret, err) : compare_display(ra, rb, ids[i], r, err);
+		}
+		if (r->count > 1) {
+			qsort(r->entries, r->count, sizeof(*r->entries), by_frame);	/* one frame's categories stay in order */
+		}
+		diff_report_note(r, "%zu displays: frame k of each display in A compared with its frame k in B", count);
+	}
 	if (ret == 0 && (r->only_a || r->only_b)) {
 		diff_report_note(r, "frame counts: A %" PRIu64 ", B %" PRIu64, r->compared + r->only_a,
 			r->compared + r->only_b);
 	}
-	hwct_frame_iter_destroy(ia);
-	hwct_frame_iter_destroy(ib);
 	hwct_reader_destroy(ra);
 	hwct_reader_destroy(rb);
 	return ret;

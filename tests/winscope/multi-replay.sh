@@ -6,7 +6,8 @@
 # of its own (every frame of each, as stats counts them); on a board with
 # one CRTC the second display is reported and its frames skipped, never
 # merged onto the first display's CRTC (and the results' totals say so);
-# --display keeps one.
+# --display keeps one. `diff` compares each display's frames with that
+# display's frames of the other trace or results (--display: one display).
 set -euo pipefail
 hwc_trace=$1 hwc_replay=$2 fixture=$3 multi=$4 one=$5
 dir=$(mktemp -d)
@@ -17,6 +18,15 @@ trap 'rm -rf "$dir"' EXIT
 "$hwc_replay" "$dir/t.zst" --profile "$multi" --no-pixels --results "$dir/multi.json" 2>"$dir/multi.err"
 "$hwc_replay" "$dir/t.zst" --profile "$one" --no-pixels --results "$dir/one.json" 2>"$dir/one.err"
 "$hwc_replay" "$dir/t.zst" --profile "$multi" --no-pixels --display 1 --results "$dir/only.json" 2>/dev/null
+# the first display alone, imported by its DisplayProto id: `diff` pairs each display's frames
+first_id=$("$hwc_trace" import-winscope "$fixture" "$dir/x.zst" | sed -n 's/^  display 0: DisplayProto \([0-9]*\) .*/\1/p')
+"$hwc_trace" import-winscope "$fixture" "$dir/first.zst" --display "$first_id" >/dev/null
+status=0
+"$hwc_trace" diff "$dir/t.zst" "$dir/first.zst" --json >"$dir/diff-all.json" || status=$?
+[ "$status" -eq 1 ] || { echo "diff of the whole trace and its first display: exit $status, expected 1"; exit 1; }
+"$hwc_trace" diff "$dir/t.zst" "$dir/first.zst" --display 0 --json >"$dir/diff-0.json"
+# display 1 on its own CRTC against display 1 alone on the board's first CRTC: their planes may differ
+"$hwc_trace" diff "$dir/multi.json" "$dir/only.json" --display 1 --json >"$dir/diff-results-1.json" || [ $? -eq 1 ]
 python3 - "$dir" <<'PY'
 import collections, json, sys
 d = sys.argv[1]
@@ -44,6 +54,15 @@ for disp in sorted(frames)[1:]:
     assert "display %d: not replayed" % disp in err and "%d frame(s) skipped" % frames[disp] in err, err
 only = per_display("only.json")
 assert dict(only) == {1: frames[1]}, "--display 1: replayed %s" % dict(only)
+# diff: frame k of each display against frame k of that display, never across displays
+whole = json.load(open(d + "/diff-all.json"))["summary"]
+assert whole["categories"]["display"] == 0 and whole["differing"] == 0, whole
+assert whole["compared"] == frames[min(frames)] and whole["only_in_a"] == sum(frames.values()) - frames[min(frames)], whole
+first = json.load(open(d + "/diff-0.json"))
+assert first["equal"] and first["summary"]["compared"] == frames[min(frames)], first
+res = json.load(open(d + "/diff-results-1.json"))
+res = res["summary"]
+assert res["compared"] == frames[1] and res["only_in_a"] == 0 and res["only_in_b"] == 0, res
 print("displays %s: every frame replayed on its own CRTC of the multi-CRTC board; on the one-CRTC board "
       "display(s) %s reported and skipped" % (frames, sorted(frames)[1:]))
 PY
