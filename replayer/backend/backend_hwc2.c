@@ -13,6 +13,7 @@
 
 #include "backend_hwc2_private.h"
 #include "compositor.h"
+#include "fence_wait.h"
 #include "hwc2_kms.h"
 
 #define POOL_AGE_FRAMES 120	/* an unused buffer is freed after this many presents */
@@ -390,7 +391,7 @@ static void wait_pending_present(struct hwc2_backend *h)
 	if (h->pending_present < 0) {
 		return;
 	}
-	if (hwc2_fence_wait(h->pending_present, HWC2_FENCE_WAIT_MS) != 1) {
+	if (hwct_fence_wait(h->pending_present, HWC2_FENCE_WAIT_MS) != 0) {
 		hwc2_note(h, "the previous present fence did not signal in %d ms", HWC2_FENCE_WAIT_MS);
 	}
 	close(h->pending_present);
@@ -411,7 +412,7 @@ static int64_t wait_present(struct hwc2_backend *h, int fence, int64_t t)
 		return -1;
 	}
 	if (!h->defer_present) {
-		if (hwc2_fence_wait(fence, (int)(2 * period / 1000000) + 1) == 1) {
+		if (hwct_fence_wait(fence, (int)(2 * period / 1000000) + 1) == 0) {
 			done = now_ns() - t;
 			close(fence);
 			return done;

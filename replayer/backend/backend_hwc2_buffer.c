@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,28 +21,12 @@
 #include <linux/dma-buf.h>
 
 #include "backend_hwc2_private.h"
+#include "fence_wait.h"
 
 #if HWCT_HAVE_GBM
 #include <gbm.h>
 #include <xf86drm.h>
 #endif
-
-int hwc2_fence_wait(int fence, int ms)
-{
-	struct pollfd p = { .fd = fence, .events = POLLIN };
-	int ret;
-
-	if (fence < 0) {
-		return 1;
-	}
-	do {
-		ret = poll(&p, 1, ms);
-	} while (ret < 0 && errno == EINTR);
-	if (ret < 0) {
-		return -errno;
-	}
-	return ret > 0 && !(p.revents & (POLLERR | POLLNVAL)) ? 1 : (ret == 0 ? 0 : -EINVAL);
-}
 
 #if HWCT_HAVE_GBM
 /* "/dev/dri/cardN" opened, its master dropped (the module is the compositor), with a gbm device. */
@@ -240,13 +223,13 @@ int hwc2_buffer_create(struct hwc2_alloc *a, uint32_t fourcc, uint32_t width, ui
 
 bool hwc2_buffer_wait_release(struct hwc2_buffer *b)
 {
-	int ret = hwc2_fence_wait(b->release_fence, HWC2_FENCE_WAIT_MS);
+	int ret = hwct_fence_wait(b->release_fence, HWC2_FENCE_WAIT_MS);
 
 	if (b->release_fence >= 0) {
 		close(b->release_fence);
 		b->release_fence = -1;
 	}
-	return ret == 1;
+	return ret == 0;
 }
 
 void hwc2_buffer_set_release(struct hwc2_buffer *b, int fence)

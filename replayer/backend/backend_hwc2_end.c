@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend_hwc2_private.h"
+#include "fence_wait.h"
 
 /* A two-call query's arrays read and dropped, as the passthrough HAL reads them. */
 static void read_changes(struct hwc2_module *m)
@@ -87,7 +88,7 @@ void hwc2_end_android(struct hwc2_backend *h)
 	backend_watch_leave();
 	if (fence >= 0) {
 		/* the empty frame on screen: the module has let go of every buffer */
-		hwc2_fence_wait(fence, HWC2_FENCE_WAIT_MS);
+		hwct_fence_wait(fence, HWC2_FENCE_WAIT_MS);
 		close(fence);
 	}
 }

@@ -163,12 +163,6 @@ int hwc2_buffer_write_target(struct hwc2_buffer *b, const struct comp_target *ta
 
 #define HWC2_FENCE_WAIT_MS 3000
 
-/*
- * Waits for fence (not closed) at most ms. Returns 1 signalled, 0 timed
- * out, -errno.
- */
-int hwc2_fence_wait(int fence, int ms);
-
 /* The buffers of the layers, found by key. */
 struct hwc2_pool {
 	struct hwc2_buffer **buffers;	/* owned */

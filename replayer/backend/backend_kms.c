@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -21,6 +20,7 @@
 #include "commit.h"
 #include "device.h"
 #include "fb.h"
+#include "fence_wait.h"
 #include "readback.h"
 
 #define CLIENT_TARGETS 3	/* rotated, so that composing never writes the buffer on screen */
@@ -192,17 +192,6 @@ static int import_layers(struct kms_backend *k, const struct scene *scene, const
 	return 0;
 }
 
-static int wait_fence(int fd, int timeout_ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int ret;
-
-	do {
-		ret = poll(&p, 1, timeout_ms);
-	} while (ret < 0 && errno == EINTR);
-	return ret > 0 ? 0 : ret == 0 ? -ETIME : -errno;
-}
-
 int backend_kms_show(struct backend *b, const struct scene *scene,
 	const struct backend_kms_frame *frame, bool want_image, struct backend_result *out,
 	int *present_fence)
@@ -263,7 +252,7 @@ int backend_kms_show(struct backend *b, const struct scene *scene,
 	if (present_fence && fence >= 0) {
 		*present_fence = fcntl(fence, F_DUPFD_CLOEXEC, 0);
 	}
-	if (frame->wait && fence >= 0 && wait_fence(fence, READBACK_TIMEOUT_MS) == 0) {
+	if (frame->wait && fence >= 0 && hwct_fence_wait(fence, READBACK_TIMEOUT_MS) == 0) {
 		out->present_ns = now_ns() - t1;
 	}
 	if (!k->readback) {
@@ -322,7 +311,7 @@ static void kms_destroy(struct backend *b)
 	struct kms_backend *k = kms_from_backend(b);
 
 	if (k->present_fence >= 0) {
-		wait_fence(k->present_fence, READBACK_TIMEOUT_MS);
+		hwct_fence_wait(k->present_fence, READBACK_TIMEOUT_MS);
 		close(k->present_fence);
 	}
 	backend_kms_reuse_finish(&k->reuse);	/* framebuffers go before the device */

@@ -235,9 +235,6 @@ void hwc2_kms_worker_stop(struct hwc2_kms_device *d);
 /* callbacks.c: asks the worker to call REFRESH (with d locked). */
 void hwc2_kms_request_refresh(struct hwc2_kms_device *d);
 
-/* Waits up to ms for a sync_file (-1: nothing to wait for). Returns 0, -ETIME or -errno. */
-int hwc2_kms_fence_wait(int fd, int ms);
-
 /* Closes *fd when it is one and sets it to -1. */
 void hwc2_kms_fence_close(int *fd);
 

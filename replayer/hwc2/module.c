@@ -4,7 +4,6 @@
  * plus the locking and fence helpers every file uses.
  */
 #include <errno.h>
-#include <poll.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -108,20 +107,6 @@ int32_t hwc2_kms_leave(struct hwc2_kms_device *d, int32_t ret)
 		pthread_mutex_unlock(&d->lock);
 	}
 	return ret;
-}
-
-int hwc2_kms_fence_wait(int fd, int ms)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n;
-
-	if (fd < 0) {
-		return 0;
-	}
-	do {
-		n = poll(&p, 1, ms);
-	} while (n < 0 && (errno == EINTR || errno == EAGAIN));
-	return n > 0 ? 0 : n == 0 ? -ETIME : -errno;
 }
 
 void hwc2_kms_fence_close(int *fd)

@@ -17,6 +17,7 @@
 #include <hwct/log.h>
 
 #include "fb.h"
+#include "fence_wait.h"
 #include "hwc2_private.h"
 
 static int32_t set_client_target(hwc2_device_t *device, hwc2_display_t display,
@@ -103,7 +104,7 @@ static void client_target(struct hwc2_kms_device *d, struct kms_fb **fb)
 	d->stats.client_frames++;
 	if (d->target) {
 		if (hwc2_kms_buffer_needs_cpu(d, d->target, HWC2_BLEND_MODE_PREMULTIPLIED)) {
-			hwc2_kms_fence_wait(d->target_fence, HWC2_KMS_FENCE_WAIT_MS);
+			hwct_fence_wait(d->target_fence, HWC2_KMS_FENCE_WAIT_MS);
 		}
 		ret = hwc2_kms_buffer_target_fb(d, d->target, state, fb);
 		if (ret == 0) {
@@ -118,7 +119,7 @@ static void client_target(struct hwc2_kms_device *d, struct kms_fb **fb)
 	snprintf(d->last_target, sizeof(d->last_target), "module");
 	d->stats.module_composed++;
 	for (size_t i = 0; i < d->scene.layer_count; i++) {
-		hwc2_kms_fence_wait(d->scene_layers[i].acquire_fence, HWC2_KMS_FENCE_WAIT_MS);
+		hwct_fence_wait(d->scene_layers[i].acquire_fence, HWC2_KMS_FENCE_WAIT_MS);
 	}
 }
 

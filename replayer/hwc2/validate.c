@@ -15,6 +15,7 @@
 
 #include <hwct/log.h>
 
+#include "fence_wait.h"
 #include "hwc2_private.h"
 
 void hwc2_kms_invalidate(struct hwc2_kms_device *d)
@@ -106,7 +107,7 @@ static void cpu_access(struct hwc2_kms_device *d, bool begin)
 			continue;
 		}
 		if (begin) {
-			if (hwc2_kms_fence_wait(l->acquire_fence, HWC2_KMS_FENCE_WAIT_MS) < 0) {
+			if (hwct_fence_wait(l->acquire_fence, HWC2_KMS_FENCE_WAIT_MS) < 0) {
 				hwct_log(HWCT_LOG_WARNING, "hwcomposer.kms: layer %llu: acquire fence "
 					"not signalled after %d ms; reading anyway",
 					(unsigned long long)l->id, HWC2_KMS_FENCE_WAIT_MS);

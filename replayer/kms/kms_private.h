@@ -222,7 +222,4 @@ struct json_object *kms_snapshot_mode(const drmModeModeInfo *mode);
 /* A framebuffer: {id, width, height, format, modifier?, planes: [{offset, pitch}]}. */
 struct json_object *kms_snapshot_fb(int fd, uint32_t fb_id);
 
-/* present.c: waits up to timeout_ms for fd to signal. Returns 0, -ETIME or -errno. */
-int kms_fence_wait(int fd, int timeout_ms);
-
 #endif

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,22 +13,9 @@
 #include <xf86drmMode.h>
 
 #include "commit.h"
+#include "fence_wait.h"
 #include "kms_private.h"
 #include "readback.h"
-
-int kms_fence_wait(int fd, int timeout_ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n;
-
-	do {
-		n = poll(&pfd, 1, timeout_ms);
-	} while (n < 0 && (errno == EINTR || errno == EAGAIN));
-	if (n < 0) {
-		return -errno;
-	}
-	return n == 0 ? -ETIME : 0;
-}
 
 static void unref_all(struct kms_fb **fbs, size_t count)
 {
@@ -117,7 +103,7 @@ int kms_commit_present(struct kms_device *dev, const struct kms_commit_args *arg
 	}
 	if (dev->present_fence >= 0) {
 		/* On a timeout the commit below says -EBUSY if the flip is still due. */
-		kms_fence_wait(dev->present_fence, KMS_PRESENT_WAIT_MS);
+		hwct_fence_wait(dev->present_fence, KMS_PRESENT_WAIT_MS);
 	}
 	if (args->readback && (ret = kms_readback_attach(args->readback, r.req, &modeset))) {
 		goto out;
@@ -177,7 +163,7 @@ int kms_commit_disable(struct kms_device *dev)
 		return -ENOMEM;
 	}
 	if (dev->present_fence >= 0) {
-		kms_fence_wait(dev->present_fence, KMS_PRESENT_WAIT_MS);
+		hwct_fence_wait(dev->present_fence, KMS_PRESENT_WAIT_MS);
 	}
 	for (size_t i = 0; i < dev->plane_count && !ret; i++) {
 		const struct kms_plane *kp = &dev->planes[i];

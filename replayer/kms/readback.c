@@ -11,6 +11,7 @@
 #include <xf86drm.h>
 #include <xf86drmMode.h>
 
+#include "fence_wait.h"
 #include "kms_private.h"
 #include "readback.h"
 
@@ -165,7 +166,7 @@ int kms_readback_finish(struct kms_readback *rb, int timeout_ms, bool copy,
 	if (!rb->armed || !rb->fb) {
 		return -EINVAL;
 	}
-	if ((ret = kms_fence_wait(rb->fence, timeout_ms))) {
+	if ((ret = hwct_fence_wait(rb->fence, timeout_ms))) {
 		return ret;
 	}
 	drop_fence(rb);

@@ -54,7 +54,4 @@ int bench_bare_commit(struct bench_bare *bare, const struct scene *scene, double
 /* Releases what bare holds (after a failed setup too). */
 void bench_bare_finish(struct bench_bare *bare);
 
-/* Waits up to 3 s for a sync_file. Returns 0 or -ETIME. */
-int bench_wait_fence(int fd);
-
 #endif

@@ -1,6 +1,5 @@
 /* The bare atomic commit of the KMS benchmarks (bench_kms.h). */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,20 +12,10 @@
 #include "commit.h"
 #include "device.h"
 #include "fb.h"
+#include "fence_wait.h"
 #include "readback.h"
 
 #define FENCE_MS 3000
-
-int bench_wait_fence(int fd)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-	int n;
-
-	do {
-		n = poll(&p, 1, FENCE_MS);
-	} while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -ETIME;
-}
 
 int bench_bare_setup(struct bench_bare *bare, struct backend *b, const struct scene *scene, bool planes_only)
 {
@@ -108,7 +97,7 @@ int bench_bare_commit(struct bench_bare *bare, const struct scene *scene, double
 		fprintf(stderr, "bench: kms_commit_present: %s\n", strerror(ret < 0 ? -ret : EIO));
 		return ret < 0 ? ret : -EIO;
 	}
-	bench_wait_fence(fence);
+	hwct_fence_wait(fence, FENCE_MS);
 	close(fence);
 	if (bare->readback) {
 		ret = kms_readback_finish(bare->readback, FENCE_MS, false, &rb);

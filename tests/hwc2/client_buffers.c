@@ -9,7 +9,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <gbm.h>
 #include <xf86drm.h>
 
+#include "fence_wait.h"
 #include "hwc2_client.h"
 
 bool hc_alloc_open(struct hc_alloc *a, const char *path)
@@ -137,7 +137,7 @@ bool hc_buffer_create(struct hc_alloc *a, uint32_t fourcc, uint32_t width, uint3
 void hc_buffer_destroy(struct hc_buffer *b)
 {
 	if (b->release_fence >= 0) {
-		hc_fence_wait(b->release_fence, HC_FENCE_MS);
+		hwct_fence_wait(b->release_fence, HC_FENCE_MS);
 		close(b->release_fence);
 	}
 	free(b->handle);
@@ -161,14 +161,14 @@ void hc_buffer_set_release(struct hc_buffer *b, int fence)
 
 static bool wait_release(struct hc_buffer *b)
 {
-	int ret = 1;
+	int ret = 0;
 
 	if (b->release_fence >= 0) {
-		ret = hc_fence_wait(b->release_fence, HC_FENCE_MS);
+		ret = hwct_fence_wait(b->release_fence, HC_FENCE_MS);
 		close(b->release_fence);
 		b->release_fence = -1;
 	}
-	return CHECK(ret == 1, "a release fence did not signal in %d ms", HC_FENCE_MS);
+	return CHECK(ret == 0, "a release fence did not signal in %d ms", HC_FENCE_MS);
 }
 
 /* Copies img's rows into the buffer (gbm map or memfd map). */
@@ -296,18 +296,4 @@ void hc_print_fds(const char *what)
 	if (dir) {
 		closedir(dir);
 	}
-}
-
-int hc_fence_wait(int fd, int ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n;
-
-	if (fd < 0) {
-		return 1;
-	}
-	do {
-		n = poll(&pfd, 1, ms);
-	} while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : n;
 }

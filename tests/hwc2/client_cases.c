@@ -19,6 +19,7 @@
  * Readback tolerances (writeback vs the pixman reference of the whole stack): opaque
  * stacks exact; translucent pixels blended by vkms (16 bits) vs pixman (8 bits): 1 level.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 
 #include <drm_fourcc.h>
 
+#include "fence_wait.h"
 #include "hwc2_client.h"
 #include "vgem_fence.h"
 
@@ -232,7 +234,7 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 			CHECK(f.client_target && f.release_unexpected == 0,
 				"%s: client target %d, %u unexpected release fences", what, f.client_target,
 				f.release_unexpected) &&
-			CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1, "%s: present fence", what) &&
+			CHECK(hwct_fence_wait(f.present_fence, HC_FENCE_MS) == 0, "%s: present fence", what) &&
 			check_readback(m, &f, TOL_BLEND, what);
 		hc_frame_finish(&f);
 		if (i == 2) {
@@ -287,20 +289,20 @@ static bool held_frame(struct hc_module *m, struct hc_session *s, const char *vg
 	}
 	ok = hc_session_frame(s, acquire, &f);
 	if (ok) {
-		ok = CHECK(f.present_fence >= 0 && hc_fence_wait(f.present_fence, HELD_MS) == 0,
+		ok = CHECK(f.present_fence >= 0 && hwct_fence_wait(f.present_fence, HELD_MS) == -ETIME,
 			"the present fence signalled while the layer's acquire fence was held") &&
 			CHECK(f.releases == s->count && f.release_unexpected == 0,
 				"%u release fences (%u unexpected), expected %zu", f.releases,
 				f.release_unexpected, s->count) &&
-			CHECK(hc_fence_wait(f.release_fence, 0) == 0,
+			CHECK(hwct_fence_wait(f.release_fence, 0) == -ETIME,
 				"a release fence signalled before this frame was presented");
 		printf("fences: present and release fences unsignalled %d ms into a held acquire fence\n",
 			HELD_MS);
 		t0 = hc_now_ms();
 		ok = CHECK(vgem_fence_signal(&v) == 0, "VGEM_FENCE_SIGNAL") &&
-			CHECK(hc_fence_wait(f.release_fence, HC_FENCE_MS) == 1,
+			CHECK(hwct_fence_wait(f.release_fence, HC_FENCE_MS) == 0,
 				"the release fence did not signal after the acquire fence") &&
-			CHECK(hc_fence_wait(f.present_fence, 0) == 1,
+			CHECK(hwct_fence_wait(f.present_fence, 0) == 0,
 				"a release fence signalled before the present fence of the next frame") && ok;
 		printf("fences: released %.1f ms after the vgem signal, with the present fence\n",
 			hc_now_ms() - t0);
@@ -322,7 +324,7 @@ bool hc_case_fences(struct hc_module *m, const struct hc_options *o)
 	for (int i = 0; ok && i < 2; i++) {
 		ok = hc_session_frame(&s, NULL, &f) &&
 			CHECK(f.client == 0, "fences: frame %d: %u client layers", i, f.client) &&
-			CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
+			CHECK(hwct_fence_wait(f.present_fence, HC_FENCE_MS) == 0,
 				"fences: frame %d: the present fence did not signal", i) &&
 			CHECK(f.releases == (i ? s.count : 0), "fences: frame %d: %u release fences", i,
 				f.releases);
@@ -331,7 +333,7 @@ bool hc_case_fences(struct hc_module *m, const struct hc_options *o)
 	ok = ok && held_frame(m, &s, o->vgem);
 	if (ok) {
 		ok = hc_session_frame(&s, NULL, &f) &&
-			CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
+			CHECK(hwct_fence_wait(f.present_fence, HC_FENCE_MS) == 0,
 				"fences: the frame after: the present fence did not signal");
 		hc_frame_finish(&f);
 	}

@@ -14,6 +14,7 @@
 
 #include <drm_fourcc.h>
 
+#include "fence_wait.h"
 #include "hwc2_client.h"
 
 #define DISPLAY 0
@@ -118,7 +119,7 @@ void hc_session_finish(struct hc_session *s)
 		hc_buffer_destroy(&s->targets[i]);
 	}
 	if (s->present_fence >= 0) {
-		hc_fence_wait(s->present_fence, HC_FENCE_MS);
+		hwct_fence_wait(s->present_fence, HC_FENCE_MS);
 		close(s->present_fence);
 	}
 	compositor_destroy(s->pixman);

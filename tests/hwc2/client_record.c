@@ -36,6 +36,7 @@
 #include <drm_fourcc.h>
 #include <linux/sync_file.h>
 
+#include "fence_wait.h"
 #include "hwc2_client.h"
 #include "vgem_fence.h"
 
@@ -195,7 +196,7 @@ static bool log_frame(FILE *log, struct hc_session *s, const struct hc_frame *f,
 		}
 		/* set by this frame's getReleaseFences (cleared when the buffer was last written) */
 		if (prev->release_fence >= 0) {
-			ok = CHECK(hc_fence_wait(prev->release_fence, HC_FENCE_MS) == 1,
+			ok = CHECK(hwct_fence_wait(prev->release_fence, HC_FENCE_MS) == 0,
 				"frame %u: layer %zu: the release fence did not signal", n, i) && ok;
 			fprintf(log, "release %u %zu %lld\n", n, i, (long long)fence_time(prev->release_fence));
 			releases++;
@@ -236,7 +237,7 @@ static bool record_frame(FILE *log, struct hc_session *s, const char *vgem, unsi
 		*client_first += r.signalled[i];
 		signal_one(&r, i);	/* the DEVICE layers; every fence when the frame failed */
 	}
-	ok = ok && CHECK(hc_fence_wait(f.present_fence, HC_FENCE_MS) == 1,
+	ok = ok && CHECK(hwct_fence_wait(f.present_fence, HC_FENCE_MS) == 0,
 		"frame %u: the present fence did not signal", r.frame) && log_frame(log, s, &f, &r);
 	hc_frame_finish(&f);
 	for (size_t i = 0; i < VS_MAX_LAYERS; i++) {

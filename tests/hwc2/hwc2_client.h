@@ -154,9 +154,6 @@ int hc_count_fds(void);
 /* Prints every open fd and what it is on stderr, each line prefixed by what (leak reports). */
 void hc_print_fds(const char *what);
 
-/* Waits up to ms for a sync_file. Returns 1 signalled, 0 not yet, -errno. */
-int hc_fence_wait(int fd, int ms);
-
 /* CLOCK_MONOTONIC now, ms. */
 double hc_now_ms(void);
 

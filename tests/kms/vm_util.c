@@ -1,6 +1,5 @@
 /* Helpers of the KMS device tests (vm_util.h). */
 #include <errno.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <drm_fourcc.h>
 #include <hardware/hwcomposer2.h>
 
+#include "fence_wait.h"
 #include "vm_util.h"
 
 struct check_tally check_tally;
@@ -147,17 +147,6 @@ bool vt_compare(const struct kms_readback_result *res, const uint8_t *ref, const
 	return false;
 }
 
-int vt_fence_wait(int fd, int ms)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	int n;
-
-	do {
-		n = poll(&pfd, 1, ms);
-	} while (n < 0 && errno == EINTR);
-	return n < 0 ? -errno : n;
-}
-
 double vt_now_ms(void)
 {
 	struct timespec ts;
@@ -274,7 +263,7 @@ bool vt_present_and_check(struct vt_ctx *ctx, const struct vt_frame *f,
 	ok = CHECK(ref != NULL, "out of memory") &&
 		CHECK(ret == 0, "%s: present: %s", what, strerror(-ret)) &&
 		CHECK(fence >= 0, "%s: no present fence", what) &&
-		CHECK(vt_fence_wait(fence, VT_FENCE_MS) == 1, "%s: present fence did not signal",
+		CHECK(hwct_fence_wait(fence, VT_FENCE_MS) == 0, "%s: present fence did not signal",
 			what);
 	if (fence >= 0) {
 		close(fence);

@@ -103,9 +103,6 @@ void vt_reference(const struct vt_layer *layers, size_t count, uint8_t *out);
 /* Compares a readback with a packed XRGB8888 reference; reports the first differing pixel. */
 bool vt_compare(const struct kms_readback_result *res, const uint8_t *ref, const char *what);
 
-/* Waits up to ms for a sync_file. Returns 1 signalled, 0 not yet, -errno. */
-int vt_fence_wait(int fd, int ms);
-
 /* CLOCK_MONOTONIC now, ms. */
 double vt_now_ms(void);
 

@@ -11,7 +11,6 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -30,6 +29,8 @@
 #include <linux/sync_file.h>
 #include <xf86drm.h>
 #include <xf86drmMode.h>
+
+#include "fence_wait.h"
 
 // The buffer is shown 1:1 (vkms cannot scale) through a custom mode of the same size.
 #define PROBE_SIZE 256
@@ -311,13 +312,12 @@ static bool commit(const struct probe *probe, uint32_t fb_id)
 
 	struct timespec start, end;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	struct pollfd pfd = {.fd = out_fence, .events = POLLIN};
-	int ready = poll(&pfd, 1, FENCE_TIMEOUT_MS);
+	int ready = hwct_fence_wait(out_fence, FENCE_TIMEOUT_MS);
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	struct sync_file_info info = {0};
 	int info_ret = ioctl(out_fence, SYNC_IOC_FILE_INFO, &info);
 	close(out_fence);
-	if (ready != 1) {
+	if (ready != 0) {
 		return fail("the out-fence did not signal within %d ms", FENCE_TIMEOUT_MS);
 	}
 	if (info_ret != 0 || info.status != 1) {
