@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/format.h>
 #include <hwct/frame.h>
 #include <hwct/hwc2_names.h>
 
@@ -71,13 +72,6 @@ static struct json_object *name_or_number(const char *name, int32_t v)
 	return name ? json_object_new_string(name) : json_object_new_int(v);
 }
 
-static const char *capture_name(int32_t v)
-{
-	static const char *const names[] = { "OK", "OFF", "DROPPED", "LATE", "UNMAPPABLE", "SYNTHETIC" };
-
-	return v >= 0 && v < 6 ? names[v] : NULL;
-}
-
 /* The buffer's facts: id, size, formats, content, capture. */
 static void describe_buffer(struct json_object *o, const struct hwct_buffer_ref *b)
 {
@@ -91,7 +85,7 @@ static void describe_buffer(struct json_object *o, const struct hwct_buffer_ref 
 		b->info->hal_format) : NULL);
 	put(o, "drm_format", drm ? json_object_new_string(extract_fourcc_name(drm, fourcc)) : NULL);
 	put(o, "content", b->has_content ? json_object_new_string(hwct_hash_to_hex(&b->content, hex)) : NULL);
-	put(o, "capture", name_or_number(capture_name(b->capture), b->capture));
+	put(o, "capture", name_or_number(hwct_capture_status_name(b->capture), b->capture));
 }
 
 /* Converts and writes one image; says why not in o ("file" null, "skipped"). */

@@ -1,6 +1,7 @@
 /*
  * Enum names of schema fields (names.h): the HWC2/HAL tables generated into
- * <hwct/hwc2_names.h>, and the format's own enums (docs/format.md).
+ * <hwct/hwc2_names.h>, and the format's own enums generated from the schema
+ * into <hwct/format_enums.h>.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,50 +12,6 @@
 #include <hwct/hwctrace.pb-c.h>
 
 #include "names.h"
-
-/* Fence.kind (docs/format.md 3.4) */
-static const char *fence_kind_name(int32_t v)
-{
-	static const char *const names[] = { "UNKNOWN", "ACQUIRE", "CLIENT_TARGET", "PRESENT", "RELEASE",
-		"OUTPUT", "READBACK" };
-
-	return v >= 0 && v < (int32_t)(sizeof(names) / sizeof(names[0])) ? names[v] : NULL;
-}
-
-/* LayerBufferArgs.capture (docs/format.md 3.2) */
-static const char *capture_name(int32_t v)
-{
-	static const char *const names[] = { "OK", "OFF", "DROPPED", "LATE", "UNMAPPABLE", "SYNTHETIC" };
-
-	return v >= 0 && v < (int32_t)(sizeof(names) / sizeof(names[0])) ? names[v] : NULL;
-}
-
-static const char *blob_kind_name(int32_t v)
-{
-	return v == HWCT_BLOB_PIXELS ? "PIXELS" : v == HWCT_BLOB_BYTES ? "BYTES" : NULL;
-}
-
-static const char *blob_encoding_name(int32_t v)
-{
-	return v == HWCT__BLOB_ENCODING__BLOB_RAW ? "RAW" : v == HWCT__BLOB_ENCODING__BLOB_DELTA ? "DELTA" : NULL;
-}
-
-static const char *blob_predictor_name(int32_t v)
-{
-	static const char *const names[] = { "NONE", "LEFT", "UP" };
-
-	return v >= 0 && v < 3 ? names[v] : NULL;
-}
-
-static const char *frame_kind_name(int32_t v)
-{
-	return v == HWCT_FRAME_RECORDS ? "RECORDS" : v == HWCT_FRAME_BLOBS ? "BLOBS" : NULL;
-}
-
-static const char *fence_status_name(int32_t v)
-{
-	return v == HWCT_FENCE_SIGNALLED ? "SIGNALLED" : v == HWCT_FENCE_PENDING ? "PENDING" : NULL;
-}
 
 struct field_namer {
 	const ProtobufCMessageDescriptor *msg;	/* NULL: any message */
@@ -89,13 +46,13 @@ static const struct field_namer field_namers[] = {
 	{ &hwct__virtual_display_args__descriptor, "format", hwct_hwc2_pixel_format_name },
 	{ &hwct__readback_args__descriptor, "format", hwct_hwc2_pixel_format_name },
 	{ &hwct__sampling_args__descriptor, "format", hwct_hwc2_pixel_format_name },
-	{ &hwct__fence__descriptor, "kind", fence_kind_name },
-	{ &hwct__fence__descriptor, "status", fence_status_name },
-	{ &hwct__layer_buffer_args__descriptor, "capture", capture_name },
-	{ &hwct__blob__descriptor, "kind", blob_kind_name },
-	{ &hwct__blob__descriptor, "encoding", blob_encoding_name },
-	{ &hwct__blob__descriptor, "predictor", blob_predictor_name },
-	{ &hwct__index_frame__descriptor, "kind", frame_kind_name },
+	{ &hwct__fence__descriptor, "kind", hwct_fence_kind_name },
+	{ &hwct__fence__descriptor, "status", hwct_fence_status_name },
+	{ &hwct__layer_buffer_args__descriptor, "capture", hwct_capture_status_name },
+	{ &hwct__blob__descriptor, "kind", hwct_blob_kind_name },
+	{ &hwct__blob__descriptor, "encoding", hwct_blob_encoding_name },
+	{ &hwct__blob__descriptor, "predictor", hwct_blob_predictor_name },
+	{ &hwct__index_frame__descriptor, "kind", hwct_frame_kind_name },
 	{ NULL, "error", hwct_hwc2_error_name },
 	{ NULL, "composition", hwct_hwc2_composition_name },
 	{ NULL, "blend", hwct_hwc2_blend_mode_name },

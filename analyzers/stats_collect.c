@@ -12,6 +12,7 @@
 #include <hardware/hwcomposer2.h>
 #include <hwct/format.h>
 #include <hwct/frame.h>
+#include <hwct/hwc2_names.h>
 
 #include "stats.h"
 
@@ -454,16 +455,14 @@ double stats_bytes_per_frame(const struct stats_facts *facts)
 
 const char *stats_composition_name(size_t i)
 {
-	static const char *const names[STATS_COMPOSITIONS] = { "INVALID", "CLIENT", "DEVICE", "SOLID_COLOR",
-		"CURSOR", "SIDEBAND", "DISPLAY_DECORATION", "OTHER" };
+	const char *name = i + 1 < STATS_COMPOSITIONS ? hwct_hwc2_composition_name((int32_t)i) : NULL;
 
-	return i < STATS_COMPOSITIONS ? names[i] : "OTHER";
+	return name ? name : "OTHER";
 }
 
 const char *stats_capture_name(size_t i)
 {
-	static const char *const names[STATS_CAPTURES] = { "OK", "OFF", "DROPPED", "LATE", "UNMAPPABLE",
-		"SYNTHETIC", "OTHER" };
+	const char *name = i + 1 < STATS_CAPTURES ? hwct_capture_status_name((int32_t)i) : NULL;
 
-	return i < STATS_CAPTURES ? names[i] : "OTHER";
+	return name ? name : "OTHER";
 }

@@ -1,5 +1,6 @@
 /*
- * Round-trip tests of the generated HWC2 name tables (<hwct/hwc2_names.h>).
+ * Round-trip tests of the generated HWC2 name tables (<hwct/hwc2_names.h>)
+ * and of the format's own enums generated from the schema (<hwct/format_enums.h>).
  * Usage: names_test CASE, one meson test per case (see cases[] below).
  * Exit status 0 on success, 1 on a failed check (each failure is printed, check.h).
  */
@@ -10,7 +11,9 @@
 #include <string.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/format.h>
 #include <hwct/hwc2_names.h>
+#include <hwct/hwctrace.pb-c.h>
 
 #define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
 #include "check.h"
@@ -289,6 +292,50 @@ static void test_enums(void)
 		"DISPLAY_P3_LINEAR");
 }
 
+/*
+ * The format's enums: the C names carry the schema's values (as protoc-c
+ * numbers them), the names are the schema's without the group prefix, and
+ * a value the schema does not name has none.
+ */
+static void test_format_enums(void)
+{
+	static const struct {
+		int32_t c_value, schema_value;
+		const char *(*to_name)(int32_t);
+		const char *name;
+	} cases[] = {
+		{ HWCT_FENCE_UNKNOWN, HWCT__FENCE_KIND__FENCE_UNKNOWN, hwct_fence_kind_name, "UNKNOWN" },
+		{ HWCT_FENCE_CLIENT_TARGET, HWCT__FENCE_KIND__FENCE_CLIENT_TARGET, hwct_fence_kind_name, "CLIENT_TARGET" },
+		{ HWCT_FENCE_READBACK, HWCT__FENCE_KIND__FENCE_READBACK, hwct_fence_kind_name, "READBACK" },
+		{ HWCT_FENCE_PENDING, HWCT__FENCE_STATUS__FENCE_PENDING, hwct_fence_status_name, "PENDING" },
+		{ HWCT_FENCE_SIGNALLED, HWCT__FENCE_STATUS__FENCE_SIGNALLED, hwct_fence_status_name, "SIGNALLED" },
+		{ HWCT_CAPTURE_OK, HWCT__CAPTURE_STATUS__CAPTURE_OK, hwct_capture_status_name, "OK" },
+		{ HWCT_CAPTURE_SYNTHETIC, HWCT__CAPTURE_STATUS__CAPTURE_SYNTHETIC, hwct_capture_status_name, "SYNTHETIC" },
+		{ HWCT_BLOB_PIXELS, HWCT__BLOB_KIND__BLOB_PIXELS, hwct_blob_kind_name, "PIXELS" },
+		{ HWCT_BLOB_BYTES, HWCT__BLOB_KIND__BLOB_BYTES, hwct_blob_kind_name, "BYTES" },
+		{ HWCT_FRAME_BLOBS, HWCT__FRAME_KIND__FRAME_BLOBS, hwct_frame_kind_name, "BLOBS" },
+		{ HWCT__BLOB_ENCODING__BLOB_DELTA, HWCT__BLOB_ENCODING__BLOB_DELTA, hwct_blob_encoding_name, "DELTA" },
+		{ HWCT__BLOB_PREDICTOR__PREDICT_UP, HWCT__BLOB_PREDICTOR__PREDICT_UP, hwct_blob_predictor_name, "UP" },
+		{ HWCT_FENCE_READBACK + 1, HWCT_FENCE_READBACK + 1, hwct_fence_kind_name, NULL },
+		{ -1, -1, hwct_fence_status_name, NULL },
+		{ HWCT_CAPTURE_SYNTHETIC + 1, HWCT_CAPTURE_SYNTHETIC + 1, hwct_capture_status_name, NULL },
+		{ 0, 0, hwct_frame_kind_name, NULL },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *got = cases[i].to_name(cases[i].c_value);
+
+		CHECK(cases[i].c_value == cases[i].schema_value, "case %zu: C value %d, schema %d", i,
+			(int)cases[i].c_value, (int)cases[i].schema_value);
+		if (cases[i].name == NULL) {
+			CHECK(got == NULL, "case %zu: value %d named %s", i, (int)cases[i].c_value, got);
+		} else {
+			CHECK(str_eq(got, cases[i].name), "case %zu: value %d named %s, expected %s", i,
+				(int)cases[i].c_value, got != NULL ? got : "(null)", cases[i].name);
+		}
+	}
+}
+
 struct test_case {
 	const char *name;
 	void (*run)(void);
@@ -299,6 +346,7 @@ static const struct test_case cases[] = {
 	{ "function-pairs", test_function_pairs },
 	{ "enums", test_enums },
 	{ "sweep", test_sweep },
+	{ "format-enums", test_format_enums },
 };
 
 int main(int argc, char *argv[])

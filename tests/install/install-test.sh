@@ -18,7 +18,8 @@ pc=$(find "$dest" -name hwctrace.pc | head -n 1)
 [ -n "$pc" ] || { echo "install-test: no hwctrace.pc installed"; exit 1; }
 libdir=$(dirname "$(dirname "$pc")")
 prefix=${libdir%/lib*}
-for f in "$prefix/include/hwct/reader.h" "$prefix/include/hwct/hwctrace.pb-c.h" "$prefix/bin/hwc-trace" \
+for f in "$prefix/include/hwct/reader.h" "$prefix/include/hwct/hwctrace.pb-c.h" \
+	"$prefix/include/hwct/format_enums.h" "$prefix/bin/hwc-trace" \
 	"$prefix/bin/hwc-replay" "$prefix/bin/hwc-bisect" "$prefix/bin/hwc-suite"; do
 	[ -e "$f" ] || { echo "install-test: $f not installed"; exit 1; }
 done
