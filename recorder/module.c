@@ -11,6 +11,7 @@
 
 #include "config.h"
 #include "device.h"
+#include "hwc2_load.h"
 #include "module.h"
 
 #define MAX_PATCHED 8
@@ -56,9 +57,7 @@ void rec_module_patch(struct hw_module_t *module, const char *path)
 {
 	int n;
 
-	if (!module || module == &HAL_MODULE_INFO_SYM || module->tag != HARDWARE_MODULE_TAG ||
-			!module->id || strcmp(module->id, HWC_HARDWARE_MODULE_ID) != 0 ||
-			!module->methods || !module->methods->open) {
+	if (module == &HAL_MODULE_INFO_SYM || !hwct_hwc2_hmi_valid(module)) {
 		return;
 	}
 	pthread_mutex_lock(&patch_lock);
@@ -81,9 +80,8 @@ static struct hw_module_t *load_real(char *path, size_t size)
 {
 	static atomic_flag warned = ATOMIC_FLAG_INIT;
 	struct hw_module_t *real;
-	const char *why;
+	char why[256];
 	void *handle;
-	void *sym;
 
 	if (!rec_config_real_module(path, size)) {
 		if (!atomic_flag_test_and_set(&warned)) {
@@ -95,32 +93,18 @@ static struct hw_module_t *load_real(char *path, size_t size)
 		}
 		return NULL;
 	}
-	handle = rec_real_dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!handle) {
-		why = dlerror();
-		goto error;
-	}
-	sym = dlsym(handle, HAL_MODULE_INFO_SYM_AS_STR);
-	real = sym;
-	if (!real) {
-		why = "no HMI symbol";
-	} else if (real == &HAL_MODULE_INFO_SYM) {
-		why = "that is the recorder itself";
-	} else if (real->tag != HARDWARE_MODULE_TAG || !real->id ||
-			strcmp(real->id, HWC_HARDWARE_MODULE_ID) != 0 || !real->methods ||
-			!real->methods->open) {
-		why = "not an hwcomposer module";
-	} else {
-		if (!real->dso) {
-			real->dso = handle;
+	if (hwct_hwc2_module_load(path, rec_real_dlopen, &handle, &real, why, sizeof(why)) == 0) {
+		if (real != &HAL_MODULE_INFO_SYM) {
+			if (!real->dso) {
+				real->dso = handle;
+			}
+			return real;
 		}
-		return real;
+		dlclose(handle);
+		snprintf(why, sizeof(why), "that is the recorder itself");
 	}
-	dlclose(handle);
-error:
 	if (!atomic_flag_test_and_set(&warned)) {
-		hwct_log(HWCT_LOG_ERROR, "recorder: cannot use real HWC2 module %s: %s", path,
-			why ? why : "unknown error");
+		hwct_log(HWCT_LOG_ERROR, "recorder: cannot use real HWC2 module %s: %s", path, why);
 	}
 	return NULL;
 }

@@ -58,61 +58,35 @@ static void on_vsync(hwc2_callback_data_t data, hwc2_display_t display, int64_t 
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* Resolves every function of HWC2_REPLAY_FUNCTIONS. Returns 0 or -ENOEXEC naming the first missing one. */
-static int resolve(struct hwc2_module *m, const char *path, struct hwct_error *err)
-{
-	hwc2_function_pointer_t p;
-
-#define HWC2_FN_RESOLVE(desc, field, required) \
-	backend_watch_enter("getFunction"); \
-	p = m->dev->getFunction(m->dev, HWC2_FUNCTION_##desc); \
-	if (!p && (required)) { \
-		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX, \
-			"the module has no %s (getFunction returned NULL)", \
-			hwct_hwc2_function_name(HWC2_FUNCTION_##desc)); \
-	} \
-	m->fn.field = (HWC2_PFN_##desc)p;
-	HWC2_REPLAY_FUNCTIONS(HWC2_FN_RESOLVE)
-#undef HWC2_FN_RESOLVE
-	return 0;
-}
-
+/* Loads and opens the module (hwc2_load.h) and resolves the replayer's functions. */
 static int load(struct hwc2_module *m, const char *path, struct hwct_error *err)
 {
+	char msg[HWCT_ERROR_MESSAGE_MAX];
 	struct stat st;
 	hw_module_t *hmi;
+	int32_t missing;
 	void *sym;
+	int ret;
 
 	if (stat(path, &st) != 0) {
 		return hwct_error_set(err, -errno, path, UINT64_MAX, "cannot load the HWC2 module: %s",
 			strerror(errno));
 	}
-	m->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!m->dl) {
-		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX, "cannot load the HWC2 module: %s",
-			dlerror());
-	}
-	hmi = dlsym(m->dl, HAL_MODULE_INFO_SYM_AS_STR);
-	if (!hmi || hmi->tag != HARDWARE_MODULE_TAG || !hmi->id || strcmp(hmi->id, HWC_HARDWARE_MODULE_ID) != 0 ||
-		!hmi->methods || !hmi->methods->open) {
-		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX,
-			"not an HWC2 module (no %s with tag HMI, id \"%s\" and an open method)",
-			HAL_MODULE_INFO_SYM_AS_STR, HWC_HARDWARE_MODULE_ID);
+	if ((ret = hwct_hwc2_module_load(path, NULL, &m->dl, &hmi, msg, sizeof(msg))) < 0) {
+		return hwct_error_set(err, ret, path, UINT64_MAX, "%s", msg);
 	}
 	sym = dlsym(m->dl, HWC2_KMS_LAST_FRAME_SYMBOL);
 	memcpy(&m->last_frame, &sym, sizeof(sym));	/* POSIX: dlsym's result may be a function */
 	backend_watch_enter("open");
-	if (hmi->methods->open(hmi, HWC_HARDWARE_COMPOSER, (struct hw_device_t **)&m->dev) != 0 || !m->dev) {
-		m->dev = NULL;
-		return hwct_error_set(err, -ENODEV, path, UINT64_MAX,
-			"the module's open(\"%s\") failed (no device it can drive?)", HWC_HARDWARE_COMPOSER);
+	if ((ret = hwct_hwc2_device_open(hmi, &m->dev, msg, sizeof(msg))) < 0) {
+		return hwct_error_set(err, ret, path, UINT64_MAX, "%s", msg);
 	}
-	if (m->dev->common.tag != HARDWARE_DEVICE_TAG || ((m->dev->common.version >> 24) & 0xf) != 2 ||
-		!m->dev->getFunction) {
+	hwct_hwc2_fns_resolve(m->dev, HWCT_HWC2_FN_OPTIONAL, backend_watch_enter, &m->fn);
+	if (hwct_hwc2_fns_missing(&m->fn, HWCT_HWC2_FN_REQUIRED, &missing, 1) > 0) {
 		return hwct_error_set(err, -ENOEXEC, path, UINT64_MAX,
-			"the module's device is not an HWC2 device (version 0x%x)", m->dev->common.version);
+			"the module has no %s (getFunction returned NULL)", hwct_hwc2_function_name(missing));
 	}
-	return resolve(m, path, err);
+	return 0;
 }
 
 /* Waits for the first connected display. Returns true when one came. */

@@ -20,51 +20,8 @@
 #include "backend.h"
 #include "backend_hwc2.h"
 #include "backend_watch.h"
+#include "hwc2_load.h"
 #include "hwc2_kms.h"
-
-/*
- * The functions the backend calls, as (descriptor, field, required). One
- * list makes the table of typed pointers and the resolving code; a
- * required function missing from the module refuses it at open.
- */
-#define HWC2_REPLAY_FUNCTIONS(X) \
-	X(REGISTER_CALLBACK, register_callback, true) \
-	X(GET_DISPLAY_TYPE, get_display_type, false) \
-	X(GET_DISPLAY_NAME, get_display_name, false) \
-	X(GET_DISPLAY_CONFIGS, get_display_configs, false) \
-	X(GET_ACTIVE_CONFIG, get_active_config, true) \
-	X(GET_DISPLAY_ATTRIBUTE, get_display_attribute, true) \
-	X(GET_COLOR_MODES, get_color_modes, false) \
-	X(GET_CLIENT_TARGET_SUPPORT, get_client_target_support, false) \
-	X(SET_POWER_MODE, set_power_mode, true) \
-	X(SET_VSYNC_ENABLED, set_vsync_enabled, false) \
-	X(CREATE_LAYER, create_layer, true) \
-	X(DESTROY_LAYER, destroy_layer, true) \
-	X(SET_LAYER_DISPLAY_FRAME, set_layer_display_frame, true) \
-	X(SET_LAYER_SOURCE_CROP, set_layer_source_crop, true) \
-	X(SET_LAYER_Z_ORDER, set_layer_z_order, true) \
-	X(SET_LAYER_TRANSFORM, set_layer_transform, true) \
-	X(SET_LAYER_BLEND_MODE, set_layer_blend_mode, true) \
-	X(SET_LAYER_PLANE_ALPHA, set_layer_plane_alpha, true) \
-	X(SET_LAYER_VISIBLE_REGION, set_layer_visible_region, true) \
-	X(SET_LAYER_DATASPACE, set_layer_dataspace, true) \
-	X(SET_LAYER_SURFACE_DAMAGE, set_layer_surface_damage, true) \
-	X(SET_LAYER_COMPOSITION_TYPE, set_layer_composition_type, true) \
-	X(SET_LAYER_BUFFER, set_layer_buffer, true) \
-	X(SET_LAYER_COLOR, set_layer_color, false) \
-	X(VALIDATE_DISPLAY, validate_display, true) \
-	X(GET_CHANGED_COMPOSITION_TYPES, get_changed_composition_types, true) \
-	X(GET_DISPLAY_REQUESTS, get_display_requests, true) \
-	X(ACCEPT_DISPLAY_CHANGES, accept_display_changes, true) \
-	X(SET_CLIENT_TARGET, set_client_target, true) \
-	X(PRESENT_DISPLAY, present_display, true) \
-	X(GET_RELEASE_FENCES, get_release_fences, true)
-
-struct hwc2_fns {
-#define HWC2_FN_FIELD(desc, field, required) HWC2_PFN_##desc field;
-	HWC2_REPLAY_FUNCTIONS(HWC2_FN_FIELD)
-#undef HWC2_FN_FIELD
-};
 
 /*
  * The function field of m, called as HWC2_FN(m, present_display)(...): the
@@ -77,7 +34,7 @@ struct hwc2_fns {
 struct hwc2_module {
 	void *dl;
 	hwc2_device_t *dev;
-	struct hwc2_fns fn;
+	struct hwct_hwc2_fns fn;	/* the replayer's functions (hwc2_load.h: up to OPTIONAL) */
 	hwct_hwc2_kms_last_frame_fn last_frame;	/* hwcomposer.kms's readback export, or NULL */
 	pthread_mutex_t lock;		/* guards what the callbacks write */
 	pthread_cond_t hotplugged;

@@ -24,7 +24,6 @@
  * "hwct-test" buffer-info plug-in maps and captures.
  */
 #define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
-#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,6 +37,7 @@
 #include "bench.h"
 #include "bench_recorder.h"
 #include "fake_hwc2.h"
+#include "hwc2_load.h"
 #include "test_allocator.h"
 
 #define FOURCC_ABGR8888 0x34324241u	/* 'AB24': bytes R, G, B, A */
@@ -61,33 +61,9 @@ struct layer {
 	uint32_t z;
 };
 
-struct functions {
-	HWC2_PFN_REGISTER_CALLBACK register_callback;
-	HWC2_PFN_SET_POWER_MODE set_power_mode;
-	HWC2_PFN_CREATE_LAYER create_layer;
-	HWC2_PFN_DESTROY_LAYER destroy_layer;
-	HWC2_PFN_SET_LAYER_BUFFER buffer;
-	HWC2_PFN_SET_LAYER_SURFACE_DAMAGE damage;
-	HWC2_PFN_SET_LAYER_COMPOSITION_TYPE composition;
-	HWC2_PFN_SET_LAYER_DISPLAY_FRAME display_frame;
-	HWC2_PFN_SET_LAYER_SOURCE_CROP source_crop;
-	HWC2_PFN_SET_LAYER_PLANE_ALPHA plane_alpha;
-	HWC2_PFN_SET_LAYER_BLEND_MODE blend_mode;
-	HWC2_PFN_SET_LAYER_DATASPACE dataspace;
-	HWC2_PFN_SET_LAYER_TRANSFORM transform;
-	HWC2_PFN_SET_LAYER_Z_ORDER z_order;
-	HWC2_PFN_SET_LAYER_VISIBLE_REGION visible_region;
-	HWC2_PFN_VALIDATE_DISPLAY validate;
-	HWC2_PFN_GET_CHANGED_COMPOSITION_TYPES changed;
-	HWC2_PFN_GET_DISPLAY_REQUESTS requests;
-	HWC2_PFN_ACCEPT_DISPLAY_CHANGES accept;
-	HWC2_PFN_PRESENT_DISPLAY present;
-	HWC2_PFN_GET_RELEASE_FENCES release;
-};
-
 struct client {
 	hwc2_device_t *dev;
-	struct functions fn;
+	struct hwct_hwc2_fns fn;	/* hwc2_load.h, the replayer's set */
 	struct buffer screen[SCREEN_BUFFERS], bar;
 	struct layer layers[2];		/* 0 screen, 1 bar */
 	struct bench_pixels px;
@@ -169,28 +145,28 @@ static void layer_calls(struct client *c, struct layer *ly, struct buffer *b, hw
 	hwc2_display_t d = FAKE_DISPLAY;
 	int32_t e;
 
-	TIMED(c, SET_LAYER_BUFFER, e = c->fn.buffer(c->dev, d, ly->id, b->handle, fence));
+	TIMED(c, SET_LAYER_BUFFER, e = c->fn.set_layer_buffer(c->dev, d, ly->id, b->handle, fence));
 	expect(c, e, "setLayerBuffer");
-	TIMED(c, SET_LAYER_SURFACE_DAMAGE, e = c->fn.damage(c->dev, d, ly->id, damage));
+	TIMED(c, SET_LAYER_SURFACE_DAMAGE, e = c->fn.set_layer_surface_damage(c->dev, d, ly->id, damage));
 	expect(c, e, "setLayerSurfaceDamage");
-	TIMED(c, SET_LAYER_COMPOSITION_TYPE, e = c->fn.composition(c->dev, d, ly->id, type));
+	TIMED(c, SET_LAYER_COMPOSITION_TYPE, e = c->fn.set_layer_composition_type(c->dev, d, ly->id, type));
 	expect(c, e, "setLayerCompositionType");
-	TIMED(c, SET_LAYER_DISPLAY_FRAME, e = c->fn.display_frame(c->dev, d, ly->id, ly->frame));
+	TIMED(c, SET_LAYER_DISPLAY_FRAME, e = c->fn.set_layer_display_frame(c->dev, d, ly->id, ly->frame));
 	expect(c, e, "setLayerDisplayFrame");
-	TIMED(c, SET_LAYER_SOURCE_CROP, e = c->fn.source_crop(c->dev, d, ly->id, crop));
+	TIMED(c, SET_LAYER_SOURCE_CROP, e = c->fn.set_layer_source_crop(c->dev, d, ly->id, crop));
 	expect(c, e, "setLayerSourceCrop");
-	TIMED(c, SET_LAYER_PLANE_ALPHA, e = c->fn.plane_alpha(c->dev, d, ly->id, ly->alpha));
+	TIMED(c, SET_LAYER_PLANE_ALPHA, e = c->fn.set_layer_plane_alpha(c->dev, d, ly->id, ly->alpha));
 	expect(c, e, "setLayerPlaneAlpha");
-	TIMED(c, SET_LAYER_BLEND_MODE, e = c->fn.blend_mode(c->dev, d, ly->id,
+	TIMED(c, SET_LAYER_BLEND_MODE, e = c->fn.set_layer_blend_mode(c->dev, d, ly->id,
 		HWC2_BLEND_MODE_PREMULTIPLIED));
 	expect(c, e, "setLayerBlendMode");
-	TIMED(c, SET_LAYER_DATASPACE, e = c->fn.dataspace(c->dev, d, ly->id, HAL_DATASPACE_V0_SRGB));
+	TIMED(c, SET_LAYER_DATASPACE, e = c->fn.set_layer_dataspace(c->dev, d, ly->id, HAL_DATASPACE_V0_SRGB));
 	expect(c, e, "setLayerDataspace");
-	TIMED(c, SET_LAYER_TRANSFORM, e = c->fn.transform(c->dev, d, ly->id, 0));
+	TIMED(c, SET_LAYER_TRANSFORM, e = c->fn.set_layer_transform(c->dev, d, ly->id, 0));
 	expect(c, e, "setLayerTransform");
-	TIMED(c, SET_LAYER_Z_ORDER, e = c->fn.z_order(c->dev, d, ly->id, ly->z));
+	TIMED(c, SET_LAYER_Z_ORDER, e = c->fn.set_layer_z_order(c->dev, d, ly->id, ly->z));
 	expect(c, e, "setLayerZOrder");
-	TIMED(c, SET_LAYER_VISIBLE_REGION, e = c->fn.visible_region(c->dev, d, ly->id, visible));
+	TIMED(c, SET_LAYER_VISIBLE_REGION, e = c->fn.set_layer_visible_region(c->dev, d, ly->id, visible));
 	expect(c, e, "setLayerVisibleRegion");
 }
 
@@ -201,36 +177,36 @@ static void display_calls(struct client *c)
 	int32_t values[MAX_LIST], fences[MAX_LIST], dreq = 0, present = -1, e;
 	uint32_t types = 0, requests = 0, n;
 
-	TIMED(c, VALIDATE_DISPLAY, e = c->fn.validate(c->dev, d, &types, &requests));
+	TIMED(c, VALIDATE_DISPLAY, e = c->fn.validate_display(c->dev, d, &types, &requests));
 	if (e != HWC2_ERROR_NONE && e != HWC2_ERROR_HAS_CHANGES) {
 		fail(c, -EIO, "validateDisplay", e);
 	}
 	n = 0;
-	TIMED(c, GET_CHANGED_COMPOSITION_TYPES, e = c->fn.changed(c->dev, d, &n, NULL, NULL));
+	TIMED(c, GET_CHANGED_COMPOSITION_TYPES, e = c->fn.get_changed_composition_types(c->dev, d, &n, NULL, NULL));
 	expect(c, e, "getChangedCompositionTypes");
 	n = n < MAX_LIST ? n : MAX_LIST;
-	TIMED(c, GET_CHANGED_COMPOSITION_TYPES, e = c->fn.changed(c->dev, d, &n, layers, values));
+	TIMED(c, GET_CHANGED_COMPOSITION_TYPES, e = c->fn.get_changed_composition_types(c->dev, d, &n, layers, values));
 	expect(c, e, "getChangedCompositionTypes");
 	n = 0;
-	TIMED(c, GET_DISPLAY_REQUESTS, e = c->fn.requests(c->dev, d, &dreq, &n, NULL, NULL));
+	TIMED(c, GET_DISPLAY_REQUESTS, e = c->fn.get_display_requests(c->dev, d, &dreq, &n, NULL, NULL));
 	expect(c, e, "getDisplayRequests");
 	n = n < MAX_LIST ? n : MAX_LIST;
-	TIMED(c, GET_DISPLAY_REQUESTS, e = c->fn.requests(c->dev, d, &dreq, &n, layers, values));
+	TIMED(c, GET_DISPLAY_REQUESTS, e = c->fn.get_display_requests(c->dev, d, &dreq, &n, layers, values));
 	expect(c, e, "getDisplayRequests");
 	if (types) {
-		TIMED(c, ACCEPT_DISPLAY_CHANGES, e = c->fn.accept(c->dev, d));
+		TIMED(c, ACCEPT_DISPLAY_CHANGES, e = c->fn.accept_display_changes(c->dev, d));
 		expect(c, e, "acceptDisplayChanges");
 	}
-	TIMED(c, PRESENT_DISPLAY, e = c->fn.present(c->dev, d, &present));
+	TIMED(c, PRESENT_DISPLAY, e = c->fn.present_display(c->dev, d, &present));
 	expect(c, e, "presentDisplay");
 	if (present >= 0) {
 		close(present);
 	}
 	n = 0;
-	TIMED(c, GET_RELEASE_FENCES, e = c->fn.release(c->dev, d, &n, NULL, NULL));
+	TIMED(c, GET_RELEASE_FENCES, e = c->fn.get_release_fences(c->dev, d, &n, NULL, NULL));
 	expect(c, e, "getReleaseFences");
 	n = n < MAX_LIST ? n : MAX_LIST;
-	TIMED(c, GET_RELEASE_FENCES, e = c->fn.release(c->dev, d, &n, layers, fences));
+	TIMED(c, GET_RELEASE_FENCES, e = c->fn.get_release_fences(c->dev, d, &n, layers, fences));
 	expect(c, e, "getReleaseFences");
 	for (uint32_t i = 0; e == HWC2_ERROR_NONE && i < n; i++) {
 		if (fences[i] >= 0) {
@@ -308,62 +284,31 @@ static void frame(struct client *c, uint32_t f, bool draw)
 	display_calls(c);
 }
 
-/* The device's functions: all or none. */
-static int load_functions(hwc2_device_t *dev, struct functions *fn)
+/* The device's functions: the replayer's required ones all there, or none. */
+static int load_functions(hwc2_device_t *dev, struct hwct_hwc2_fns *fn)
 {
-	static const struct {
-		int32_t descriptor;
-		size_t offset;
-	} table[] = {
-#define F(d, field) { HWC2_FUNCTION_##d, offsetof(struct functions, field) }
-		F(REGISTER_CALLBACK, register_callback),
-		F(SET_POWER_MODE, set_power_mode),
-		F(CREATE_LAYER, create_layer),
-		F(DESTROY_LAYER, destroy_layer),
-		F(SET_LAYER_BUFFER, buffer),
-		F(SET_LAYER_SURFACE_DAMAGE, damage),
-		F(SET_LAYER_COMPOSITION_TYPE, composition),
-		F(SET_LAYER_DISPLAY_FRAME, display_frame),
-		F(SET_LAYER_SOURCE_CROP, source_crop),
-		F(SET_LAYER_PLANE_ALPHA, plane_alpha),
-		F(SET_LAYER_BLEND_MODE, blend_mode),
-		F(SET_LAYER_DATASPACE, dataspace),
-		F(SET_LAYER_TRANSFORM, transform),
-		F(SET_LAYER_Z_ORDER, z_order),
-		F(SET_LAYER_VISIBLE_REGION, visible_region),
-		F(VALIDATE_DISPLAY, validate),
-		F(GET_CHANGED_COMPOSITION_TYPES, changed),
-		F(GET_DISPLAY_REQUESTS, requests),
-		F(ACCEPT_DISPLAY_CHANGES, accept),
-		F(PRESENT_DISPLAY, present),
-		F(GET_RELEASE_FENCES, release),
-#undef F
-	};
+	int32_t missing;
 
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		hwc2_function_pointer_t f = dev->getFunction(dev, table[i].descriptor);
-
-		if (!f) {
-			fprintf(stderr, "bench-recorder: the module lacks function %d\n", table[i].descriptor);
-			return -ENOTSUP;
-		}
-		memcpy((char *)fn + table[i].offset, &f, sizeof(f));
+	hwct_hwc2_fns_resolve(dev, HWCT_HWC2_FN_OPTIONAL, NULL, fn);
+	if (hwct_hwc2_fns_missing(fn, HWCT_HWC2_FN_REQUIRED, &missing, 1) > 0) {
+		fprintf(stderr, "bench-recorder: the module lacks function %d\n", missing);
+		return -ENOTSUP;
 	}
 	return 0;
 }
 
 static int open_device(const char *module, hwc2_device_t **dev)
 {
-	/* what libhardware's hw_get_module does */
-	void *handle = dlopen(module, RTLD_NOW | RTLD_LOCAL);
-	const struct hw_module_t *hmi = handle ? dlsym(handle, HAL_MODULE_INFO_SYM_AS_STR) : NULL;
+	struct hw_module_t *hmi;
+	char msg[256];
+	void *handle;
 
-	if (!hmi || hmi->tag != HARDWARE_MODULE_TAG || strcmp(hmi->id, HWC_HARDWARE_MODULE_ID) != 0) {
-		fprintf(stderr, "bench-recorder: %s: not an hwcomposer module (%s)\n", module, dlerror());
+	if (hwct_hwc2_module_load(module, NULL, &handle, &hmi, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "bench-recorder: %s: %s\n", module, msg);
 		return -ENOENT;
 	}
-	if (hwc2_open(hmi, dev) != 0) {
-		fprintf(stderr, "bench-recorder: %s: cannot open the composer device\n", module);
+	if (hwct_hwc2_device_open(hmi, dev, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "bench-recorder: %s: %s\n", module, msg);
 		return -EIO;
 	}
 	return 0;

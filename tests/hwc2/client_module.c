@@ -1,8 +1,8 @@
 /*
  * Loading an HWC2 module as libhardware and the HIDL passthrough do
- * (§1.1): dlopen, dlsym("HMI"), tag and id checks, methods->open with
- * "composer", every function resolved once by getFunction, then the
- * callbacks registered (HOTPLUG is expected back at once).
+ * (common/hwc2_load.h: dlopen, HMI, open "composer", every function
+ * resolved once by getFunction), then the callbacks registered (HOTPLUG
+ * is expected back at once).
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -10,28 +10,26 @@
 #include <string.h>
 #include <time.h>
 
+#include <hwct/hwc2_names.h>
+
 #include "hwc2_client.h"
 
 struct check_tally check_tally;
 
 bool hc_module_load(struct hc_module *m, const char *path)
 {
+	char msg[256];
 	void *sym;
 
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->lock, NULL);
-	m->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!CHECK(m->dl != NULL, "dlopen %s: %s", path, dlerror())) {
+	if (!CHECK(hwct_hwc2_module_load(path, NULL, &m->dl, &m->hmi, msg, sizeof(msg)) == 0,
+		"%s: %s", path, msg)) {
 		return false;
 	}
-	m->hmi = dlsym(m->dl, HAL_MODULE_INFO_SYM_AS_STR);
 	sym = dlsym(m->dl, HWC2_KMS_LAST_FRAME_SYMBOL);
 	memcpy(&m->last_frame, &sym, sizeof(sym));	/* POSIX: dlsym's result is a function */
-	return CHECK(m->hmi != NULL, "%s has no %s", path, HAL_MODULE_INFO_SYM_AS_STR) &&
-		CHECK(m->hmi->tag == HARDWARE_MODULE_TAG, "HMI tag 0x%x", m->hmi->tag) &&
-		CHECK(m->hmi->id && strcmp(m->hmi->id, HWC_HARDWARE_MODULE_ID) == 0,
-			"HMI id \"%s\"", m->hmi->id ? m->hmi->id : "(null)") &&
-		CHECK(m->hmi->methods && m->hmi->methods->open, "HMI has no open");
+	return true;
 }
 
 static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_t connection)
@@ -66,82 +64,32 @@ static void on_vsync(hwc2_callback_data_t data, hwc2_display_t display, int64_t 
 	pthread_mutex_unlock(&m->lock);
 }
 
-#define GET(field, desc, type) \
-	(ok = CHECK((m->fn.field = (type)m->dev->getFunction(m->dev, desc)) != NULL, \
-		"getFunction(" #desc ") is NULL") && ok)
-
+/* Resolves every function of the table; each one missing is a failed check. */
 static bool resolve(struct hc_module *m)
 {
-	bool ok = true;
+	int32_t missing[HWCT_HWC2_FUNCTION_COUNT];
+	size_t n;
 
-	GET(accept_display_changes, HWC2_FUNCTION_ACCEPT_DISPLAY_CHANGES, HWC2_PFN_ACCEPT_DISPLAY_CHANGES);
-	GET(create_layer, HWC2_FUNCTION_CREATE_LAYER, HWC2_PFN_CREATE_LAYER);
-	GET(destroy_layer, HWC2_FUNCTION_DESTROY_LAYER, HWC2_PFN_DESTROY_LAYER);
-	GET(dump, HWC2_FUNCTION_DUMP, HWC2_PFN_DUMP);
-	GET(get_active_config, HWC2_FUNCTION_GET_ACTIVE_CONFIG, HWC2_PFN_GET_ACTIVE_CONFIG);
-	GET(get_changed_composition_types, HWC2_FUNCTION_GET_CHANGED_COMPOSITION_TYPES,
-		HWC2_PFN_GET_CHANGED_COMPOSITION_TYPES);
-	GET(get_client_target_support, HWC2_FUNCTION_GET_CLIENT_TARGET_SUPPORT,
-		HWC2_PFN_GET_CLIENT_TARGET_SUPPORT);
-	GET(get_color_modes, HWC2_FUNCTION_GET_COLOR_MODES, HWC2_PFN_GET_COLOR_MODES);
-	GET(get_display_attribute, HWC2_FUNCTION_GET_DISPLAY_ATTRIBUTE, HWC2_PFN_GET_DISPLAY_ATTRIBUTE);
-	GET(get_display_configs, HWC2_FUNCTION_GET_DISPLAY_CONFIGS, HWC2_PFN_GET_DISPLAY_CONFIGS);
-	GET(get_display_name, HWC2_FUNCTION_GET_DISPLAY_NAME, HWC2_PFN_GET_DISPLAY_NAME);
-	GET(get_display_requests, HWC2_FUNCTION_GET_DISPLAY_REQUESTS, HWC2_PFN_GET_DISPLAY_REQUESTS);
-	GET(get_display_type, HWC2_FUNCTION_GET_DISPLAY_TYPE, HWC2_PFN_GET_DISPLAY_TYPE);
-	GET(get_doze_support, HWC2_FUNCTION_GET_DOZE_SUPPORT, HWC2_PFN_GET_DOZE_SUPPORT);
-	GET(get_hdr_capabilities, HWC2_FUNCTION_GET_HDR_CAPABILITIES, HWC2_PFN_GET_HDR_CAPABILITIES);
-	GET(get_max_virtual_display_count, HWC2_FUNCTION_GET_MAX_VIRTUAL_DISPLAY_COUNT,
-		HWC2_PFN_GET_MAX_VIRTUAL_DISPLAY_COUNT);
-	GET(get_release_fences, HWC2_FUNCTION_GET_RELEASE_FENCES, HWC2_PFN_GET_RELEASE_FENCES);
-	GET(present_display, HWC2_FUNCTION_PRESENT_DISPLAY, HWC2_PFN_PRESENT_DISPLAY);
-	GET(register_callback, HWC2_FUNCTION_REGISTER_CALLBACK, HWC2_PFN_REGISTER_CALLBACK);
-	GET(set_active_config, HWC2_FUNCTION_SET_ACTIVE_CONFIG, HWC2_PFN_SET_ACTIVE_CONFIG);
-	GET(set_client_target, HWC2_FUNCTION_SET_CLIENT_TARGET, HWC2_PFN_SET_CLIENT_TARGET);
-	GET(set_color_mode, HWC2_FUNCTION_SET_COLOR_MODE, HWC2_PFN_SET_COLOR_MODE);
-	GET(set_color_transform, HWC2_FUNCTION_SET_COLOR_TRANSFORM, HWC2_PFN_SET_COLOR_TRANSFORM);
-	GET(set_cursor_position, HWC2_FUNCTION_SET_CURSOR_POSITION, HWC2_PFN_SET_CURSOR_POSITION);
-	GET(set_layer_blend_mode, HWC2_FUNCTION_SET_LAYER_BLEND_MODE, HWC2_PFN_SET_LAYER_BLEND_MODE);
-	GET(set_layer_buffer, HWC2_FUNCTION_SET_LAYER_BUFFER, HWC2_PFN_SET_LAYER_BUFFER);
-	GET(set_layer_color, HWC2_FUNCTION_SET_LAYER_COLOR, HWC2_PFN_SET_LAYER_COLOR);
-	GET(set_layer_composition_type, HWC2_FUNCTION_SET_LAYER_COMPOSITION_TYPE,
-		HWC2_PFN_SET_LAYER_COMPOSITION_TYPE);
-	GET(set_layer_dataspace, HWC2_FUNCTION_SET_LAYER_DATASPACE, HWC2_PFN_SET_LAYER_DATASPACE);
-	GET(set_layer_display_frame, HWC2_FUNCTION_SET_LAYER_DISPLAY_FRAME,
-		HWC2_PFN_SET_LAYER_DISPLAY_FRAME);
-	GET(set_layer_plane_alpha, HWC2_FUNCTION_SET_LAYER_PLANE_ALPHA, HWC2_PFN_SET_LAYER_PLANE_ALPHA);
-	GET(set_layer_sideband_stream, HWC2_FUNCTION_SET_LAYER_SIDEBAND_STREAM,
-		HWC2_PFN_SET_LAYER_SIDEBAND_STREAM);
-	GET(set_layer_source_crop, HWC2_FUNCTION_SET_LAYER_SOURCE_CROP, HWC2_PFN_SET_LAYER_SOURCE_CROP);
-	GET(set_layer_surface_damage, HWC2_FUNCTION_SET_LAYER_SURFACE_DAMAGE,
-		HWC2_PFN_SET_LAYER_SURFACE_DAMAGE);
-	GET(set_layer_transform, HWC2_FUNCTION_SET_LAYER_TRANSFORM, HWC2_PFN_SET_LAYER_TRANSFORM);
-	GET(set_layer_visible_region, HWC2_FUNCTION_SET_LAYER_VISIBLE_REGION,
-		HWC2_PFN_SET_LAYER_VISIBLE_REGION);
-	GET(set_layer_z_order, HWC2_FUNCTION_SET_LAYER_Z_ORDER, HWC2_PFN_SET_LAYER_Z_ORDER);
-	GET(set_power_mode, HWC2_FUNCTION_SET_POWER_MODE, HWC2_PFN_SET_POWER_MODE);
-	GET(set_vsync_enabled, HWC2_FUNCTION_SET_VSYNC_ENABLED, HWC2_PFN_SET_VSYNC_ENABLED);
-	GET(validate_display, HWC2_FUNCTION_VALIDATE_DISPLAY, HWC2_PFN_VALIDATE_DISPLAY);
-	return ok;
+	hwct_hwc2_fns_resolve(m->dev, HWCT_HWC2_FN_EXTRA, NULL, &m->fn);
+	n = hwct_hwc2_fns_missing(&m->fn, HWCT_HWC2_FN_EXTRA, missing, HWCT_HWC2_FUNCTION_COUNT);
+	for (size_t i = 0; i < n && i < HWCT_HWC2_FUNCTION_COUNT; i++) {
+		FAIL("getFunction(HWC2_FUNCTION_%s) is NULL", hwct_hwc2_function_name(missing[i]));
+	}
+	return n == 0;
 }
 
 bool hc_module_open(struct hc_module *m)
 {
 	uint32_t caps = 0;
+	char msg[256];
 	int ret;
 	bool ok;
 
-	m->dev = NULL;
-	ret = m->hmi->methods->open(m->hmi, HWC_HARDWARE_COMPOSER, (struct hw_device_t **)&m->dev);
-	if (!CHECK(ret == 0 && m->dev, "open(\"composer\"): %d", ret)) {
-		m->dev = NULL;
+	ret = hwct_hwc2_device_open(m->hmi, &m->dev, msg, sizeof(msg));
+	if (!CHECK(ret == 0, "%s", msg)) {
 		return false;
 	}
-	ok = CHECK(m->dev->common.tag == HARDWARE_DEVICE_TAG, "device tag 0x%x", m->dev->common.tag) &&
-		CHECK(((m->dev->common.version >> 24) & 0xf) == 2, "device version 0x%x",
-			m->dev->common.version) &&
-		CHECK(m->dev->getFunction && m->dev->getCapabilities && m->dev->common.close,
-			"device functions missing");
+	ok = CHECK(m->dev->getCapabilities && m->dev->common.close, "device functions missing");
 	if (!ok) {
 		return false;
 	}

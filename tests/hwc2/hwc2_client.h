@@ -24,6 +24,7 @@
 #define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
 #include "check.h"
 #include "compositor.h"
+#include "hwc2_load.h"
 #include "hwc2_kms.h"
 #include "scene.h"
 #include "vm_stack.h"
@@ -35,51 +36,10 @@
 
 struct hc_module {
 	void *dl;			/* dlopen handle */
-	const hw_module_t *hmi;
+	hw_module_t *hmi;
 	hwc2_device_t *dev;		/* NULL while closed */
 	hwct_hwc2_kms_last_frame_fn last_frame;	/* hwcomposer.kms.so's test helper; NULL elsewhere */
-	struct {
-		HWC2_PFN_ACCEPT_DISPLAY_CHANGES accept_display_changes;
-		HWC2_PFN_CREATE_LAYER create_layer;
-		HWC2_PFN_DESTROY_LAYER destroy_layer;
-		HWC2_PFN_DUMP dump;
-		HWC2_PFN_GET_ACTIVE_CONFIG get_active_config;
-		HWC2_PFN_GET_CHANGED_COMPOSITION_TYPES get_changed_composition_types;
-		HWC2_PFN_GET_CLIENT_TARGET_SUPPORT get_client_target_support;
-		HWC2_PFN_GET_COLOR_MODES get_color_modes;
-		HWC2_PFN_GET_DISPLAY_ATTRIBUTE get_display_attribute;
-		HWC2_PFN_GET_DISPLAY_CONFIGS get_display_configs;
-		HWC2_PFN_GET_DISPLAY_NAME get_display_name;
-		HWC2_PFN_GET_DISPLAY_REQUESTS get_display_requests;
-		HWC2_PFN_GET_DISPLAY_TYPE get_display_type;
-		HWC2_PFN_GET_DOZE_SUPPORT get_doze_support;
-		HWC2_PFN_GET_HDR_CAPABILITIES get_hdr_capabilities;
-		HWC2_PFN_GET_MAX_VIRTUAL_DISPLAY_COUNT get_max_virtual_display_count;
-		HWC2_PFN_GET_RELEASE_FENCES get_release_fences;
-		HWC2_PFN_PRESENT_DISPLAY present_display;
-		HWC2_PFN_REGISTER_CALLBACK register_callback;
-		HWC2_PFN_SET_ACTIVE_CONFIG set_active_config;
-		HWC2_PFN_SET_CLIENT_TARGET set_client_target;
-		HWC2_PFN_SET_COLOR_MODE set_color_mode;
-		HWC2_PFN_SET_COLOR_TRANSFORM set_color_transform;
-		HWC2_PFN_SET_CURSOR_POSITION set_cursor_position;
-		HWC2_PFN_SET_LAYER_BLEND_MODE set_layer_blend_mode;
-		HWC2_PFN_SET_LAYER_BUFFER set_layer_buffer;
-		HWC2_PFN_SET_LAYER_COLOR set_layer_color;
-		HWC2_PFN_SET_LAYER_COMPOSITION_TYPE set_layer_composition_type;
-		HWC2_PFN_SET_LAYER_DATASPACE set_layer_dataspace;
-		HWC2_PFN_SET_LAYER_DISPLAY_FRAME set_layer_display_frame;
-		HWC2_PFN_SET_LAYER_PLANE_ALPHA set_layer_plane_alpha;
-		HWC2_PFN_SET_LAYER_SIDEBAND_STREAM set_layer_sideband_stream;
-		HWC2_PFN_SET_LAYER_SOURCE_CROP set_layer_source_crop;
-		HWC2_PFN_SET_LAYER_SURFACE_DAMAGE set_layer_surface_damage;
-		HWC2_PFN_SET_LAYER_TRANSFORM set_layer_transform;
-		HWC2_PFN_SET_LAYER_VISIBLE_REGION set_layer_visible_region;
-		HWC2_PFN_SET_LAYER_Z_ORDER set_layer_z_order;
-		HWC2_PFN_SET_POWER_MODE set_power_mode;
-		HWC2_PFN_SET_VSYNC_ENABLED set_vsync_enabled;
-		HWC2_PFN_VALIDATE_DISPLAY validate_display;
-	} fn;
+	struct hwct_hwc2_fns fn;	/* every function of hwc2_load.h's table */
 	/* what the callbacks saw (lock) */
 	pthread_mutex_t lock;
 	unsigned hotplugs;		/* HOTPLUG CONNECTED for display 0 */

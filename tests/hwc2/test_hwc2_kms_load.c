@@ -20,6 +20,7 @@
 #define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
 #include "check.h"
 #include "hwc2_kms.h"
+#include "hwc2_load.h"
 
 struct check_tally check_tally;
 
@@ -93,21 +94,16 @@ static void case_bad_open(const hw_module_t *hmi)
 
 int main(int argc, char *argv[])
 {
-	const hw_module_t *hmi;
+	hw_module_t *hmi;
+	char msg[256];
 	void *dl;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: test-hwc2-kms-load MODULE hmi|no-device|bad-open\n");
 		return 2;
 	}
-	dl = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-	if (!dl) {
-		fprintf(stderr, "FAIL: dlopen %s: %s\n", argv[1], dlerror());
-		return 1;
-	}
-	hmi = dlsym(dl, HAL_MODULE_INFO_SYM_AS_STR);
-	if (!hmi) {
-		fprintf(stderr, "FAIL: no %s in %s\n", HAL_MODULE_INFO_SYM_AS_STR, argv[1]);
+	if (hwct_hwc2_module_load(argv[1], NULL, &dl, &hmi, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "FAIL: %s: %s\n", argv[1], msg);
 		return 1;
 	}
 	if (strcmp(argv[2], "hmi") == 0) {

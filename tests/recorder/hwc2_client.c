@@ -32,7 +32,6 @@
  * them are late: test_late.c).
  */
 #define _GNU_SOURCE	/* memfd_create() */
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -51,6 +50,7 @@
 #include "calllog.h"
 #include "client_probe.h"
 #include "fake_hwc2.h"
+#include "hwc2_load.h"
 #include "test_allocator.h"
 
 #define FOURCC_ABGR8888 0x34324241u	/* 'A' 'B' '2' '4' */
@@ -831,8 +831,9 @@ int main(int argc, char **argv)
 	uint64_t t0;
 	struct layer layers[LAYERS] = { 0 };
 	struct buffer target[CT_BUFFERS];
-	const struct hw_module_t *hmi;
+	struct hw_module_t *hmi;
 	struct calllog_line l;
+	char msg[256];
 	hwc2_function_pointer_t vendor;
 	void *handle;
 	uint32_t ncaps = 0;
@@ -886,15 +887,13 @@ int main(int argc, char **argv)
 	}
 
 	/* what libhardware's hw_get_module does */
-	handle = dlopen(module, RTLD_NOW | RTLD_LOCAL);
-	hmi = handle ? dlsym(handle, HAL_MODULE_INFO_SYM_AS_STR) : NULL;
-	if (!hmi || hmi->tag != HARDWARE_MODULE_TAG || strcmp(hmi->id, HWC_HARDWARE_MODULE_ID) != 0) {
-		fprintf(stderr, "hwc2-client: %s: not an hwcomposer module (%s)\n", module, dlerror());
+	if (hwct_hwc2_module_load(module, NULL, &handle, &hmi, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "hwc2-client: %s: %s\n", module, msg);
 		return 2;
 	}
 	t0 = client_now_ns();
-	if (hwc2_open(hmi, &dev) != 0) {
-		fprintf(stderr, "hwc2-client: cannot open the composer device\n");
+	if (hwct_hwc2_device_open(hmi, &dev, msg, sizeof(msg)) < 0) {
+		fprintf(stderr, "hwc2-client: cannot open the composer device: %s\n", msg);
 		return 2;
 	}
 	client_latency_add(&lat_open, t0, -1);
