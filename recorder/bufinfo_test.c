@@ -1,44 +1,16 @@
 /*
- * Buffer-info plug-in "hwct-test": the project's own handles. Two layouts:
- * the recorder tests' allocator (test_allocator.h, 8 ints) and the public
- * <hwct/test_buffer.h> (11 ints) that hwcomposer.kms.so, hwc-replay's HWC2
- * backend and the HWC2 test client use.
+ * Buffer-info plug-in "hwct-test": the project's own handle, the one layout
+ * of <hwct/test_buffer.h> that hwcomposer.kms.so, hwc-replay's HWC2 backend
+ * and every test client use.
  */
 #include <hwct/test_buffer.h>
 
 #include "bufinfo.h"
-#include "test_allocator.h"
 
 static bool sane(const struct rec_buffer_layout *out)
 {
 	return out->width && out->height && out->width <= REC_MAX_DIMENSION &&
 		out->height <= REC_MAX_DIMENSION && rec_is_fourcc(out->drm_format);
-}
-
-static bool parse_alloc(const struct rec_handle *h, struct rec_buffer_layout *out)
-{
-	uint32_t v[HWCT_TEST_ALLOC_NUM_FDS + HWCT_TEST_ALLOC_NUM_INTS];
-
-	if (h->num_fds != HWCT_TEST_ALLOC_NUM_FDS || h->num_ints != HWCT_TEST_ALLOC_NUM_INTS) {
-		return false;
-	}
-	for (int32_t i = 0; i < HWCT_TEST_ALLOC_NUM_FDS + HWCT_TEST_ALLOC_NUM_INTS; i++) {
-		if (!rec_handle_int(h, i, &v[i])) {
-			return false;
-		}
-	}
-	if (v[HWCT_TEST_ALLOC_MAGIC_INDEX] != HWCT_TEST_ALLOC_MAGIC) {
-		return false;
-	}
-	out->width = v[HWCT_TEST_ALLOC_WIDTH];
-	out->height = v[HWCT_TEST_ALLOC_HEIGHT];
-	out->drm_format = v[HWCT_TEST_ALLOC_FOURCC];
-	out->has_modifier = true;
-	out->modifier = (uint64_t)v[HWCT_TEST_ALLOC_MODIFIER_HI] << 32 | v[HWCT_TEST_ALLOC_MODIFIER_LO];
-	out->plane_count = 1;
-	out->planes[0].offset = v[HWCT_TEST_ALLOC_OFFSET];
-	out->planes[0].stride = v[HWCT_TEST_ALLOC_STRIDE];
-	return sane(out);
 }
 
 /* <hwct/test_buffer.h>: data[1] magic, [2..4] size and fourcc, [5..8] planes, [9..10] modifier, [11] HAL format. */
@@ -72,16 +44,7 @@ static bool parse_buffer(const struct rec_handle *h, struct rec_buffer_layout *o
 	return sane(out);
 }
 
-static bool parse(const struct rec_handle *h, struct rec_buffer_layout *out)
-{
-	if (parse_alloc(h, out)) {
-		return true;
-	}
-	*out = (struct rec_buffer_layout){ 0 };
-	return parse_buffer(h, out);
-}
-
 const struct rec_bufinfo_impl rec_bufinfo_test = {
 	.name = "hwct-test",
-	.parse = parse,
+	.parse = parse_buffer,
 };

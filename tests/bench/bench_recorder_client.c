@@ -19,9 +19,9 @@
  * and getDisplayRequests (count, then fill, as the composer HAL does),
  * acceptDisplayChanges, presentDisplay, getReleaseFences (count, fill):
  * 31 calls. No setClientTarget: the frame of the benchmark's brief has
- * one captured full-screen layer. Buffers are memfds with the test
- * allocator's handles (recorder/test_allocator.h), which the recorder's
- * "hwct-test" buffer-info plug-in maps and captures.
+ * one captured full-screen layer. Buffers are memfds with the project's
+ * own handles (<hwct/test_buffer.h>), which the recorder's "hwct-test"
+ * buffer-info plug-in maps and captures.
  */
 #define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
 #include <errno.h>
@@ -33,12 +33,12 @@
 #include <unistd.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/test_buffer.h>
 
 #include "bench.h"
 #include "bench_recorder.h"
 #include "fake_hwc2.h"
 #include "hwc2_load.h"
-#include "test_allocator.h"
 
 #define FOURCC_ABGR8888 0x34324241u	/* 'AB24': bytes R, G, B, A */
 #define SCREEN_BUFFERS 3
@@ -230,7 +230,8 @@ static int buffer_create(struct buffer *b, uint32_t width, uint32_t height)
 		b->map = NULL;
 		return -errno;
 	}
-	b->handle = hwct_test_alloc_handle(b->fd, width, height, FOURCC_ABGR8888, b->stride, 0, 0);
+	b->handle = hwct_test_handle_create(&(struct hwct_test_buffer){ .fd = b->fd, .width = width,
+		.height = height, .fourcc = FOURCC_ABGR8888, .stride = { b->stride } });
 	return b->handle ? 0 : -ENOMEM;
 }
 

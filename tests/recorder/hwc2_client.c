@@ -46,12 +46,12 @@
 
 #include <hardware/hwcomposer2.h>
 #include <hwct/hash.h>
+#include <hwct/test_buffer.h>
 
 #include "calllog.h"
 #include "client_probe.h"
 #include "fake_hwc2.h"
 #include "hwc2_load.h"
-#include "test_allocator.h"
 
 #define FOURCC_ABGR8888 0x34324241u	/* 'A' 'B' '2' '4' */
 #define LAYERS 4
@@ -161,7 +161,8 @@ static void buffer_create(struct buffer *b, uint32_t width, uint32_t height, uin
 	}
 	b->ino = (uint64_t)st.st_ino;
 	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
-	b->handle = hwct_test_alloc_handle(b->fd, width, height, FOURCC_ABGR8888, stride, offset, 0);
+	b->handle = hwct_test_handle_create(&(struct hwct_test_buffer){ .fd = b->fd, .width = width,
+		.height = height, .fourcc = FOURCC_ABGR8888, .stride = { stride }, .offset = { offset } });
 	if (b->map == MAP_FAILED || !b->handle) {
 		fprintf(stderr, "hwc2-client: cannot map a buffer\n");
 		exit(2);
