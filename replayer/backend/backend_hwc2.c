@@ -14,7 +14,6 @@
 #include "backend_hwc2_private.h"
 #include "compositor.h"
 #include "fence_wait.h"
-#include "hwc2_kms.h"
 
 #define POOL_AGE_FRAMES 120	/* an unused buffer is freed after this many presents */
 

@@ -19,7 +19,6 @@
 #include <hwct/hwc2_names.h>
 
 #include "backend_hwc2_private.h"
-#include "hwc2_kms.h"
 
 #define HOTPLUG_WAIT_MS 2000
 

@@ -15,13 +15,13 @@
 #include <hardware/hwcomposer2.h>
 #include <hwct/error.h>
 #include <hwct/hash.h>
+#include <hwct/hwc2_kms.h>
 #include <hwct/test_buffer.h>
 
 #include "backend.h"
 #include "backend_hwc2.h"
 #include "backend_watch.h"
 #include "hwc2_load.h"
-#include "hwc2_kms.h"
 
 /*
  * The function field of m, called as HWC2_FN(m, present_display)(...): the

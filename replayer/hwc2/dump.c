@@ -1,6 +1,6 @@
 /*
  * dump (two-call pattern: the size call makes the text, the fill call
- * copies it) and the test helper of hwc2_kms.h. The text says how the last
+ * copies it) and the test helper of <hwct/hwc2_kms.h>. The text says how the last
  * validated frame was planned, per layer, with the planner's reasons, and
  * its writeback checksum when readback is on. Lines tests read:
  *   "plan: ..."       plan_format of the last plan
@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwc2_kms.h"
+#include <hwct/hwc2_kms.h>
+
 #include "hwc2_private.h"
 
 struct text {

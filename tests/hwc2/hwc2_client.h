@@ -19,13 +19,13 @@
 #include <stdint.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/hwc2_kms.h>
 #include <hwct/test_buffer.h>
 
 #define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
 #include "check.h"
 #include "compositor.h"
 #include "hwc2_load.h"
-#include "hwc2_kms.h"
 #include "scene.h"
 #include "vm_stack.h"
 

@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/hwc2_kms.h>
 
 #define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
 #include "check.h"
-#include "hwc2_kms.h"
 #include "hwc2_load.h"
 
 struct check_tally check_tally;
