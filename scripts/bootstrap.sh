@@ -42,6 +42,9 @@ else
 	echo "   (no usable /dev/dri/card*: vkms in the project's qemu VM; the first run prepares it)"
 	replay=(--vm --mode 540x1200)
 fi
+# hwc-replay of the build tree: the source tree's VM harness and the build's cache, as
+# `meson devenv` sets them (an installed hwc-replay has its own in libexecdir/hwctrace)
+export HWCT_VM_RUN="$PWD/tests/vm/vm-run" HWCT_VM_CACHE="$PWD/build/vm-cache"
 build/replayer/hwc-replay "$trace" --frames 0-4 "${replay[@]}" --format-fallback equivalent \
 	--results "$results"
 # A short per-frame plan summary of a results file.

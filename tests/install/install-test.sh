@@ -3,7 +3,9 @@
 # `meson install` into a temporary DESTDIR, then: a program outside the project
 # (frames.c) compiled with `pkg-config --cflags --libs hwctrace` of the installed
 # .pc file and run on traces/home.zst agrees with `hwc-trace info`; the installed
-# hwc-trace, hwc-replay, hwc-bisect and public headers are there and run. Skipped (77) in
+# hwc-trace, hwc-replay, hwc-bisect and public headers are there and run; hwc-replay --vm
+# looks for the vm-run installed in libexecdir/hwctrace, and no installed program names the
+# source or build tree. Skipped (77) in
 # sanitizer builds, whose library needs the sanitizer runtime to link.
 set -euo pipefail
 build=$1 root=$2 sanitize=$3
@@ -35,6 +37,29 @@ echo "install-test: installed library: frames layers = $got; installed hwc-trace
 [ "${got%% *}" = "$frames" ] && [ "${got#* }" -gt 0 ] || { echo "install-test: they disagree"; exit 1; }
 "$prefix/bin/hwc-replay" --version
 "$prefix/bin/hwc-bisect" --version
+# hwc-replay --vm: its VM harness is installed, and the program looks for it there (the
+# configured prefix, not DESTDIR's), not in the source tree
+for f in vm-run vm-prepare vm-init vm-userland; do
+	[ -x "$prefix/libexec/hwctrace/$f" ] || { echo "install-test: libexec/hwctrace/$f not installed"; exit 1; }
+done
+configured=$(PKG_CONFIG_SYSROOT_DIR='' pkg-config --variable=prefix hwctrace)
+if [ ! -e "$configured/libexec/hwctrace/vm-run" ]; then
+	status=0
+	msg=$(env -u HWCT_VM_RUN -u HWCT_VM_CACHE "$prefix/bin/hwc-replay" "$root/traces/home.zst" --vm \
+		--quiet 2>&1 >/dev/null) || status=$?
+	[ "$status" = 4 ] && [[ "$msg" == *"($configured/libexec/hwctrace/vm-run)"* ]] ||
+		{ echo "install-test: hwc-replay --vm without HWCT_VM_RUN: exit $status, $msg"; exit 1; }
+	echo "install-test: hwc-replay --vm looks for $configured/libexec/hwctrace/vm-run"
+fi
+if command -v readelf >/dev/null; then
+	for f in "$prefix"/bin/*; do
+		if readelf -p .rodata "$f" 2>/dev/null | grep -aqF -e "$root/" -e "$build/"; then
+			echo "install-test: $f names the source or build tree:"
+			readelf -p .rodata "$f" | grep -aF -e "$root/" -e "$build/"
+			exit 1
+		fi
+	done
+fi
 # hwc-suite finds its package and guest files under <prefix>/share/hwctrace/suite
 "$prefix/bin/hwc-suite" --help >/dev/null
 "$prefix/bin/hwc-suite" bundle "$prefix/bin/hwc-replay" -o "$dest/bundle.tar" >/dev/null
