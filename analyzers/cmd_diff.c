@@ -264,7 +264,7 @@ const struct cli_command cmd_diff = {
 	.options = "  A and B are traces or hwc-replay results files (told apart by content):\n"
 		"    two traces: per frame the first difference in layers, geometry, properties,\n"
 		"      decisions and pixels (content hashes), and a summary table; with several\n"
-		"      displays, frame k of each display in A against its frame k in B;\n"
+		"      displays, frame k of A's i-th display against frame k of B's i-th;\n"
 		"    two results: per frame plan, reasons and checksum differences;\n"
 		"    a trace and the results of its replay: the agreement report per layer.\n"
 		"  --timing-threshold PCT  results: a frame whose work time changed by more than PCT\n"

@@ -84,10 +84,10 @@ void diff_report_finish(struct diff_report *r);
 /*
  * Compares the frame models of traces a and b in presentation order:
  * layers (set of ids), geometry, properties, decisions, pixels (content
- * hashes). In traces of several displays, frame k of each display in A is
- * compared with frame k of that display in B (the entries then sorted by
- * A's frame). display: only that display's frames (hwc2_display_t),
- * UINT64_MAX all. Returns 0, or -errno with err naming file and offset.
+ * hashes). In traces of several displays, frame k of A's i-th display is
+ * compared with frame k of B's i-th (displays in order of their first
+ * frame; the entries then sorted by A's frame). display: only that
+ * display's frames in both (hwc2_display_t), UINT64_MAX all. Returns 0, or -errno with err naming file and offset.
  */
 int diff_traces(const char *a, const char *b, uint64_t display, struct diff_report *r, struct hwct_error *err);
 

@@ -1,7 +1,8 @@
 /*
  * Two traces side by side (diff.h): their frame models in presentation
  * order, frame k of A against frame k of B; in traces of several displays,
- * frame k of each display in A against frame k of that display in B. Layers
+ * frame k of A's i-th display against frame k of B's i-th (displays in
+ * order of their first frame: their ids are each module's own). Layers
  * are paired by id when both stacks hold the same ids, else by position in
  * the stack.
  */
@@ -293,19 +294,31 @@ static int frame_displays(struct hwct_reader *r, uint64_t *ids, size_t *count, s
 	return ret < 0 ? read_error(r, ret, err) : 0;
 }
 
-/* Frame k of display `display` (UINT64_MAX: of any) in A against frame k of it in B. */
-static int compare_display(struct hwct_reader *ra, struct hwct_reader *rb, uint64_t display, struct diff_report *r,
-	struct hwct_error *err)
+/* Which display of a trace a pass takes. */
+struct side {
+	bool absent;			/* the other trace has more displays: none here */
+	uint64_t display;		/* UINT64_MAX: every display */
+};
+
+/* Frame k of A's display against frame k of B's (in order); frames one side lacks are counted. */
+static int compare_display(struct hwct_reader *ra, struct hwct_reader *rb, struct side sa, struct side sb,
+	struct diff_report *r, struct hwct_error *err)
 {
-	struct hwct_frame_iter *ia = hwct_frame_iter_create(ra), *ib = hwct_frame_iter_create(rb);
+	struct hwct_frame_iter *ia = sa.absent ? NULL : hwct_frame_iter_create(ra);
+	struct hwct_frame_iter *ib = sb.absent ? NULL : hwct_frame_iter_create(rb);
 	int ret = -ENOMEM;
 
-	if (ia && ib) {
-		hwct_frame_iter_set_display(ia, display);
-		hwct_frame_iter_set_display(ib, display);
+	if ((ia || sa.absent) && (ib || sb.absent)) {
+		if (ia) {
+			hwct_frame_iter_set_display(ia, sa.display);
+		}
+		if (ib) {
+			hwct_frame_iter_set_display(ib, sb.display);
+		}
 		for (;;) {
 			const struct hwct_frame *fa = NULL, *fb = NULL;
-			int na = hwct_frame_iter_next(ia, &fa), nb = na >= 0 ? hwct_frame_iter_next(ib, &fb) : 0;
+			int na = ia ? hwct_frame_iter_next(ia, &fa) : 0;
+			int nb = na >= 0 && ib ? hwct_frame_iter_next(ib, &fb) : 0;
 
 			if (na < 0 || nb < 0) {
 				ret = na < 0 ? read_error(ra, na, err) : read_error(rb, nb, err);
@@ -341,8 +354,8 @@ static int by_frame(const void *x, const void *y)
 int diff_traces(const char *a, const char *b, uint64_t display, struct diff_report *r, struct hwct_error *err)
 {
 	struct hwct_reader *ra = hwct_reader_open(a, err), *rb = NULL;
-	uint64_t ids[DIFF_DISPLAYS_MAX];
-	size_t count = 0;
+	uint64_t ids_a[DIFF_DISPLAYS_MAX], ids_b[DIFF_DISPLAYS_MAX];
+	size_t count_a = 0, count_b = 0, count;
 	int ret = 0;
 
 	r->kind = "traces";
@@ -352,24 +365,29 @@ int diff_traces(const char *a, const char *b, uint64_t display, struct diff_repo
 		hwct_reader_destroy(ra);
 		return err->code ? err->code : -EINVAL;
 	}
-	if (display != UINT64_MAX) {
-		ids[count++] = display;
-	} else if ((ret = frame_displays(ra, ids, &count, err)) == 0) {
-		ret = frame_displays(rb, ids, &count, err);
+	if (display == UINT64_MAX && (ret = frame_displays(ra, ids_a, &count_a, err)) == 0) {
+		ret = frame_displays(rb, ids_b, &count_b, err);
 	}
+	count = count_a > count_b ? count_a : count_b;
 	if (ret == 0 && count <= 1) {
-		ret = compare_display(ra, rb, display, r, err);	/* one display: its frames, in order */
+		/* one display (or --display): its frames in order, whatever its id in each trace */
+		ret = compare_display(ra, rb, (struct side){ .display = display }, (struct side){ .display = display },
+			r, err);
 	} else if (ret == 0) {
-		/* several: display by display, frame k of each display in A against its frame k in B */
+		/* several: the i-th display of A (in order of first frame) against the i-th of B */
 		for (size_t i = 0; i < count && ret == 0; i++) {
+			struct side sa = { .absent = i >= count_a, .display = i < count_a ? ids_a[i] : 0 };
+			struct side sb = { .absent = i >= count_b, .display = i < count_b ? ids_b[i] : 0 };
+
 			ret = i ? hwct_reader_rewind(ra) : 0;
 			ret = ret ? read_error(ra, ret, err) : i ? hwct_reader_rewind(rb) : 0;
-			ret = ret ? read_error(rb, ret, err) : compare_display(ra, rb, ids[i], r, err);
+			ret = ret ? read_error(rb, ret, err) : compare_display(ra, rb, sa, sb, r, err);
 		}
 		if (r->count > 1) {
 			qsort(r->entries, r->count, sizeof(*r->entries), by_frame);	/* one frame's categories stay in order */
 		}
-		diff_report_note(r, "%zu displays: frame k of each display in A compared with its frame k in B", count);
+		diff_report_note(r, "displays: A %zu, B %zu; frame k of A's i-th display (in order of first frame) "
+			"compared with frame k of B's i-th", count_a, count_b);
 	}
 	if (ret == 0 && (r->only_a || r->only_b)) {
 		diff_report_note(r, "frame counts: A %" PRIu64 ", B %" PRIu64, r->compared + r->only_a,
