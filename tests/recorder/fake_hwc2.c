@@ -24,6 +24,9 @@
  * (fake_fault.h).
  * FAKE_HWC2_RULES and FAKE_HWC2_SIZE (fake_rules.h) replace its decision
  * rule and display size.
+ * "displays" adds a second physical display (FAKE_DISPLAY_2, hotplugged
+ * right after the first) and one virtual display (createVirtualDisplay):
+ * each display validates and presents its own layers.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,10 +52,12 @@
 #define MAX_LAYERS 16
 #define MAX_FENCES 64
 #define CONFIG_ID 1
+#define MAX_SCREENS 3
 
 struct fake_layer {
 	bool used;
 	hwc2_layer_t id;
+	hwc2_display_t display;
 	int32_t type;
 	float alpha;
 	int32_t z;
@@ -61,6 +66,17 @@ struct fake_layer {
 	bool had_buffer;		/* a buffer before this frame's */
 	int32_t changed;		/* type validate asked for, 0 none */
 	uint32_t request;
+};
+
+/* One display: the first always, the others with "displays". */
+struct fake_screen {
+	bool used;
+	hwc2_display_t id;
+	bool is_virtual;
+	uint32_t width, height;		/* 0: the rules' size (the first display) */
+	const char *name;
+	bool validated;
+	uint32_t display_requests;
 };
 
 struct fake_device {
@@ -78,15 +94,15 @@ struct fake_device {
 	bool vsync_running;
 	struct fake_layer layers[MAX_LAYERS];
 	hwc2_layer_t next_layer;
-	bool validated;
+	struct fake_screen screens[MAX_SCREENS];
 	int32_t power_mode;
-	uint32_t display_requests;
 	int signal_fds[MAX_FENCES];	/* eventfds to signal at the next present */
 	int signal_count;
 	int release_fds[MAX_LAYERS];	/* fences for getReleaseFences, ours until handed out */
 	hwc2_layer_t release_layers[MAX_LAYERS];
+	hwc2_display_t release_displays[MAX_LAYERS];
 	int release_count;
-	bool errors, null_functions, null_present;	/* FAKE_HWC2_MODE */
+	bool errors, null_functions, null_present, displays;	/* FAKE_HWC2_MODE */
 	struct fake_rules rules;	/* FAKE_HWC2_RULES, FAKE_HWC2_SIZE */
 	unsigned validates, buffers, cursors;	/* calls so far, for "errors" */
 };
@@ -112,12 +128,33 @@ static struct fake_layer *layer_of(struct fake_device *d, hwc2_layer_t id)
 	return NULL;
 }
 
+static struct fake_screen *screen_of(struct fake_device *d, hwc2_display_t display)
+{
+	for (int i = 0; i < MAX_SCREENS; i++) {
+		if (d->screens[i].used && d->screens[i].id == display) {
+			return &d->screens[i];
+		}
+	}
+	return NULL;
+}
+
+/* In a function with a `device` parameter: BAD_DISPLAY unless display is one of ours. */
 #define DISPLAY_CHECK(display) \
 	do { \
-		if ((display) != FAKE_DISPLAY) { \
+		if (!screen_of(dev_of(device), (display))) { \
 			return HWC2_ERROR_BAD_DISPLAY; \
 		} \
 	} while (0)
+
+static uint32_t screen_width(const struct fake_device *d, const struct fake_screen *sc)
+{
+	return sc->width ? sc->width : d->rules.width;
+}
+
+static uint32_t screen_height(const struct fake_device *d, const struct fake_screen *sc)
+{
+	return sc->height ? sc->height : d->rules.height;
+}
 
 /* A fence: returns a dup for the caller, keeps the eventfd to signal later. */
 static int new_fence(struct fake_device *d)
@@ -189,6 +226,9 @@ static int32_t register_callback(hwc2_device_t *device, int32_t descriptor,
 		if (d->hotplug) {
 			d->hotplug(data, FAKE_DISPLAY, HWC2_CONNECTION_CONNECTED);
 		}
+		if (d->hotplug && d->displays) {
+			d->hotplug(data, FAKE_DISPLAY_2, HWC2_CONNECTION_CONNECTED);
+		}
 		return HWC2_ERROR_NONE;
 	case HWC2_CALLBACK_REFRESH:
 		d->refresh = (HWC2_PFN_REFRESH)pointer;
@@ -232,18 +272,19 @@ static int32_t set_vsync_enabled(hwc2_device_t *device, hwc2_display_t display, 
 
 static int32_t get_display_type(hwc2_device_t *device, hwc2_display_t display, int32_t *out)
 {
-	dev_of(device);
 	DISPLAY_CHECK(display);
-	*out = HWC2_DISPLAY_TYPE_PHYSICAL;
+	*out = screen_of(dev_of(device), display)->is_virtual ? HWC2_DISPLAY_TYPE_VIRTUAL : HWC2_DISPLAY_TYPE_PHYSICAL;
 	return HWC2_ERROR_NONE;
 }
 
 static int32_t get_display_connection_type(hwc2_device_t *device, hwc2_display_t display,
 	uint32_t *out)
 {
-	dev_of(device);
 	DISPLAY_CHECK(display);
-	*out = HWC2_DISPLAY_CONNECTION_TYPE_INTERNAL;
+	if (screen_of(dev_of(device), display)->is_virtual) {
+		return HWC2_ERROR_UNSUPPORTED;
+	}
+	*out = display == FAKE_DISPLAY ? HWC2_DISPLAY_CONNECTION_TYPE_INTERNAL : HWC2_DISPLAY_CONNECTION_TYPE_EXTERNAL;
 	return HWC2_ERROR_NONE;
 }
 
@@ -270,10 +311,10 @@ static int32_t get_display_attribute(hwc2_device_t *device, hwc2_display_t displ
 	}
 	switch (attribute) {
 	case HWC2_ATTRIBUTE_WIDTH:
-		*out = (int32_t)d->rules.width;
+		*out = (int32_t)screen_width(d, screen_of(d, display));
 		break;
 	case HWC2_ATTRIBUTE_HEIGHT:
-		*out = (int32_t)d->rules.height;
+		*out = (int32_t)screen_height(d, screen_of(d, display));
 		break;
 	case HWC2_ATTRIBUTE_VSYNC_PERIOD:
 		*out = FAKE_VSYNC_PERIOD;
@@ -309,17 +350,19 @@ static int32_t set_active_config(hwc2_device_t *device, hwc2_display_t display, 
 static int32_t get_display_name(hwc2_device_t *device, hwc2_display_t display, uint32_t *size,
 	char *name)
 {
-	static const char text[] = FAKE_NAME;
+	const char *text;
+	uint32_t len;
 
-	dev_of(device);
 	DISPLAY_CHECK(display);
+	text = screen_of(dev_of(device), display)->name;
+	len = (uint32_t)strlen(text);
 	if (name) {
-		uint32_t n = *size < sizeof(text) - 1 ? *size : (uint32_t)sizeof(text) - 1;
+		uint32_t n = *size < len ? *size : len;
 
 		memcpy(name, text, n);
 		*size = n;
 	} else {
-		*size = sizeof(text) - 1;
+		*size = len;
 	}
 	return HWC2_ERROR_NONE;
 }
@@ -388,10 +431,12 @@ static int32_t get_client_target_support(hwc2_device_t *device, hwc2_display_t d
 	uint32_t width, uint32_t height, int32_t format, int32_t dataspace)
 {
 	struct fake_device *d = dev_of(device);
+	const struct fake_screen *sc;
 
 	DISPLAY_CHECK(display);
+	sc = screen_of(d, display);
 	(void)dataspace;
-	return width == d->rules.width && height == d->rules.height && format == HAL_PIXEL_FORMAT_RGBA_8888 ?
+	return width == screen_width(d, sc) && height == screen_height(d, sc) && format == HAL_PIXEL_FORMAT_RGBA_8888 ?
 		HWC2_ERROR_NONE : HWC2_ERROR_UNSUPPORTED;
 }
 
@@ -407,8 +452,56 @@ static int32_t get_client_target_property(hwc2_device_t *device, hwc2_display_t 
 
 static uint32_t get_max_virtual_display_count(hwc2_device_t *device)
 {
-	dev_of(device);
-	return 0;
+	return dev_of(device)->displays ? 1 : 0;
+}
+
+static int32_t create_virtual_display(hwc2_device_t *device, uint32_t width, uint32_t height, int32_t *format,
+	hwc2_display_t *out)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_screen *sc = &d->screens[2];
+
+	if (!d->displays || sc->used) {
+		return HWC2_ERROR_NO_RESOURCES;
+	}
+	if (!width || !height || width > 8192 || height > 8192 || !format) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	*format = HAL_PIXEL_FORMAT_RGBA_8888;
+	*sc = (struct fake_screen){ .used = true, .id = FAKE_VIRTUAL_DISPLAY, .is_virtual = true, .width = width,
+		.height = height, .name = "fake-virtual" };
+	*out = sc->id;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t destroy_virtual_display(hwc2_device_t *device, hwc2_display_t display)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_screen *sc = screen_of(d, display);
+
+	if (!sc || !sc->is_virtual) {
+		return HWC2_ERROR_BAD_DISPLAY;
+	}
+	for (int i = 0; i < MAX_LAYERS; i++) {
+		d->layers[i].used = d->layers[i].used && d->layers[i].display != display;
+	}
+	sc->used = false;
+	return HWC2_ERROR_NONE;
+}
+
+static int32_t set_output_buffer(hwc2_device_t *device, hwc2_display_t display, buffer_handle_t buffer,
+	int32_t release_fence)
+{
+	struct fake_device *d = dev_of(device);
+	struct fake_screen *sc = screen_of(d, display);
+
+	if (!sc || !sc->is_virtual) {
+		return HWC2_ERROR_UNSUPPORTED;
+	}
+	if (!buffer || buffer->version != (int)sizeof(native_handle_t) || !fd_valid(release_fence)) {
+		return HWC2_ERROR_BAD_PARAMETER;
+	}
+	return HWC2_ERROR_NONE;
 }
 
 static void dump(hwc2_device_t *device, uint32_t *size, char *buffer)
@@ -473,7 +566,7 @@ static int32_t create_layer(hwc2_device_t *device, hwc2_display_t display, hwc2_
 	DISPLAY_CHECK(display);
 	for (int i = 0; i < MAX_LAYERS; i++) {
 		if (!d->layers[i].used) {
-			d->layers[i] = (struct fake_layer){ .used = true, .id = d->next_layer++,
+			d->layers[i] = (struct fake_layer){ .used = true, .id = d->next_layer++, .display = display,
 				.type = HWC2_COMPOSITION_DEVICE, .alpha = 1.0f };
 			*out = d->layers[i].id;
 			return HWC2_ERROR_NONE;
@@ -503,7 +596,7 @@ static int compare_z(const void *a, const void *b)
 }
 
 /* FAKE_HWC2_RULES: the scenarios' device rule on the layers by ascending z; sets changed. */
-static void decide_by_rules(struct fake_device *d)
+static void decide_by_rules(struct fake_device *d, hwc2_display_t display)
 {
 	struct fake_layer *sorted[MAX_LAYERS];
 	struct device_layer in[MAX_LAYERS];
@@ -511,7 +604,7 @@ static void decide_by_rules(struct fake_device *d)
 	size_t n = 0;
 
 	for (int i = 0; i < MAX_LAYERS; i++) {
-		if (d->layers[i].used) {
+		if (d->layers[i].used && d->layers[i].display == display) {
 			sorted[n++] = &d->layers[i];
 		}
 	}
@@ -529,19 +622,21 @@ static int32_t validate_display(hwc2_device_t *device, hwc2_display_t display, u
 	uint32_t *num_requests)
 {
 	struct fake_device *d = dev_of(device);
+	struct fake_screen *sc;
 
 	fake_fault_point("validateDisplay");
 	DISPLAY_CHECK(display);
+	sc = screen_of(d, display);
 	if (d->errors && ++d->validates % 3 == 0) {
-		d->validated = false;
+		sc->validated = false;
 		return HWC2_ERROR_BAD_DISPLAY;
 	}
 	*num_types = *num_requests = 0;
-	d->display_requests = 0;
+	sc->display_requests = 0;
 	for (int i = 0; i < MAX_LAYERS; i++) {
 		struct fake_layer *l = &d->layers[i];
 
-		if (!l->used) {
+		if (!l->used || l->display != display) {
 			continue;
 		}
 		l->changed = 0;
@@ -551,22 +646,22 @@ static int32_t validate_display(hwc2_device_t *device, hwc2_display_t display, u
 		}
 	}
 	if (d->rules.on) {
-		decide_by_rules(d);
+		decide_by_rules(d, display);
 	}
 	for (int i = 0; i < MAX_LAYERS; i++) {
 		struct fake_layer *l = &d->layers[i];
 
-		if (!l->used) {
+		if (!l->used || l->display != display) {
 			continue;
 		}
 		*num_types += l->changed != 0;
 		if (!d->rules.on && (l->type == HWC2_COMPOSITION_CLIENT || l->changed == HWC2_COMPOSITION_CLIENT)) {
 			l->request = HWC2_LAYER_REQUEST_CLEAR_CLIENT_TARGET;
 			(*num_requests)++;
-			d->display_requests = HWC2_DISPLAY_REQUEST_FLIP_CLIENT_TARGET;
+			sc->display_requests = HWC2_DISPLAY_REQUEST_FLIP_CLIENT_TARGET;
 		}
 	}
-	d->validated = true;
+	sc->validated = true;
 	return *num_types ? HWC2_ERROR_HAS_CHANGES : HWC2_ERROR_NONE;
 }
 
@@ -577,11 +672,11 @@ static int32_t get_changed_composition_types(hwc2_device_t *device, hwc2_display
 	uint32_t n = 0;
 
 	DISPLAY_CHECK(display);
-	if (!d->validated) {
+	if (!screen_of(d, display)->validated) {
 		return HWC2_ERROR_NOT_VALIDATED;
 	}
 	for (int i = 0; i < MAX_LAYERS; i++) {
-		if (d->layers[i].used && d->layers[i].changed) {
+		if (d->layers[i].used && d->layers[i].display == display && d->layers[i].changed) {
 			if (layers && types && n < *count) {
 				layers[n] = d->layers[i].id;
 				types[n] = d->layers[i].changed;
@@ -600,12 +695,12 @@ static int32_t get_display_requests(hwc2_device_t *device, hwc2_display_t displa
 	uint32_t n = 0;
 
 	DISPLAY_CHECK(display);
-	if (!d->validated) {
+	if (!screen_of(d, display)->validated) {
 		return HWC2_ERROR_NOT_VALIDATED;
 	}
-	*display_requests = (int32_t)d->display_requests;
+	*display_requests = (int32_t)screen_of(d, display)->display_requests;
 	for (int i = 0; i < MAX_LAYERS; i++) {
-		if (d->layers[i].used && d->layers[i].request) {
+		if (d->layers[i].used && d->layers[i].display == display && d->layers[i].request) {
 			if (layers && requests && n < *count) {
 				layers[n] = d->layers[i].id;
 				requests[n] = (int32_t)d->layers[i].request;
@@ -622,11 +717,11 @@ static int32_t accept_display_changes(hwc2_device_t *device, hwc2_display_t disp
 	struct fake_device *d = dev_of(device);
 
 	DISPLAY_CHECK(display);
-	if (!d->validated) {
+	if (!screen_of(d, display)->validated) {
 		return HWC2_ERROR_NOT_VALIDATED;
 	}
 	for (int i = 0; i < MAX_LAYERS; i++) {
-		if (d->layers[i].used && d->layers[i].changed) {
+		if (d->layers[i].used && d->layers[i].display == display && d->layers[i].changed) {
 			d->layers[i].type = d->layers[i].changed;
 			d->layers[i].changed = 0;
 		}
@@ -638,33 +733,48 @@ static int32_t present_display(hwc2_device_t *device, hwc2_display_t display, in
 {
 	struct fake_device *d = dev_of(device);
 
+	struct fake_screen *sc;
+	int kept = 0;
+
 	fake_fault_point("presentDisplay");
 	DISPLAY_CHECK(display);
-	if (!d->validated) {
+	sc = screen_of(d, display);
+	if (!sc->validated) {
 		return HWC2_ERROR_NOT_VALIDATED;
 	}
-	/* the previous frame left the screen: its fences signal */
+	/* the previous frame left the screen: its fences signal (every display's: a fake may signal early) */
 	signal_all(d);
 	for (int i = 0; i < d->release_count; i++) {
-		close(d->release_fds[i]);	/* never collected by getReleaseFences */
+		if (d->release_displays[i] != display) {	/* another display's, not yet collected */
+			d->release_fds[kept] = d->release_fds[i];
+			d->release_layers[kept] = d->release_layers[i];
+			d->release_displays[kept++] = d->release_displays[i];
+		} else {
+			close(d->release_fds[i]);	/* never collected by getReleaseFences */
+		}
 	}
-	d->release_count = 0;
+	d->release_count = kept;
 	*out_fence = new_fence(d);
 	for (int i = 0; i < MAX_LAYERS; i++) {
 		struct fake_layer *l = &d->layers[i];
+
+		if (l->display != display) {
+			continue;
+		}
 
 		/* the scenarios' device: a fence for each replaced buffer, whatever the type */
 		bool release = d->rules.on ? l->buffer_set && l->had_buffer :
 			l->buffer_set && l->type != HWC2_COMPOSITION_CLIENT;
 
-		if (l->used && release) {
+		if (l->used && release && d->release_count < MAX_LAYERS) {
 			d->release_layers[d->release_count] = l->id;
+			d->release_displays[d->release_count] = display;
 			d->release_fds[d->release_count++] = new_fence(d);
 		}
 		l->had_buffer = l->had_buffer || l->buffer_set;
 		l->buffer_set = false;
 	}
-	d->validated = false;
+	sc->validated = false;
 	return HWC2_ERROR_NONE;
 }
 
@@ -672,20 +782,30 @@ static int32_t get_release_fences(hwc2_device_t *device, hwc2_display_t display,
 	hwc2_layer_t *layers, int32_t *fences)
 {
 	struct fake_device *d = dev_of(device);
-	uint32_t n = (uint32_t)d->release_count;
+	uint32_t n = 0;
+	int kept = 0;
 
 	DISPLAY_CHECK(display);
-	if (layers && fences) {
-		n = n < *count ? n : *count;
-		for (uint32_t i = 0; i < n; i++) {
-			layers[i] = d->release_layers[i];
-			fences[i] = d->release_fds[i];	/* the caller owns them now */
+	for (int i = 0; i < d->release_count; i++) {
+		if (d->release_displays[i] != display) {
+			d->release_fds[kept] = d->release_fds[i];	/* another display's: kept */
+			d->release_layers[kept] = d->release_layers[i];
+			d->release_displays[kept++] = d->release_displays[i];
+		} else if (!layers || !fences) {
+			n++;	/* counted only */
+			d->release_fds[kept] = d->release_fds[i];
+			d->release_layers[kept] = d->release_layers[i];
+			d->release_displays[kept++] = d->release_displays[i];
+		} else if (n < *count) {
+			layers[n] = d->release_layers[i];
+			fences[n++] = d->release_fds[i];	/* the caller owns them now */
+		} else {
+			d->release_fds[kept] = d->release_fds[i];	/* no room: left for the next call */
+			d->release_layers[kept] = d->release_layers[i];
+			d->release_displays[kept++] = d->release_displays[i];
 		}
-		memmove(d->release_fds, d->release_fds + n, (size_t)(d->release_count - (int)n) * sizeof(int));
-		memmove(d->release_layers, d->release_layers + n,
-			(size_t)(d->release_count - (int)n) * sizeof(hwc2_layer_t));
-		d->release_count -= (int)n;
 	}
+	d->release_count = kept;
 	*count = n;
 	return HWC2_ERROR_NONE;
 }
@@ -866,6 +986,9 @@ static hwc2_function_pointer_t lookup(int32_t descriptor)
 	FN(GET_DISPLAY_CAPABILITIES, get_display_capabilities);
 	FN(GET_DISPLAY_CONNECTION_TYPE, get_display_connection_type);
 	FN(GET_CLIENT_TARGET_PROPERTY, get_client_target_property);
+	FN(CREATE_VIRTUAL_DISPLAY, create_virtual_display);
+	FN(DESTROY_VIRTUAL_DISPLAY, destroy_virtual_display);
+	FN(SET_OUTPUT_BUFFER, set_output_buffer);
 #undef FN
 	case FAKE_VENDOR_DESCRIPTOR:
 		return (hwc2_function_pointer_t)vendor_ping;
@@ -944,6 +1067,12 @@ static int module_open(const struct hw_module_t *module, const char *id, struct 
 	d->errors = has_word(mode, "errors");
 	d->null_functions = has_word(mode, "null-functions");
 	d->null_present = has_word(mode, "null-present");
+	d->displays = has_word(mode, "displays");
+	d->screens[0] = (struct fake_screen){ .used = true, .id = FAKE_DISPLAY, .name = FAKE_NAME };
+	if (d->displays) {
+		d->screens[1] = (struct fake_screen){ .used = true, .id = FAKE_DISPLAY_2, .width = FAKE_WIDTH_2,
+			.height = FAKE_HEIGHT_2, .name = FAKE_NAME_2 };
+	}
 	fake_rules_read(&d->rules);
 	pthread_mutex_init(&d->lock, NULL);
 	d->base.common.tag = HARDWARE_DEVICE_TAG;

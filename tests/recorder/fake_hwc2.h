@@ -11,6 +11,13 @@
 #define FAKE_FOURCC_NV12 0x3231564eu		/* DRM_FORMAT_NV12 */
 #define FAKE_VENDOR_DESCRIPTOR 100		/* a descriptor the recorder does not know */
 
+/* FAKE_HWC2_MODE=displays: a second physical display, hotplugged after the first, and one virtual display. */
+#define FAKE_DISPLAY_2 0x100000002ull
+#define FAKE_WIDTH_2 1920
+#define FAKE_HEIGHT_2 1080
+#define FAKE_NAME_2 "fake-hdmi"
+#define FAKE_VIRTUAL_DISPLAY 0x200000001ull	/* what createVirtualDisplay returns */
+
 /* What getFunction leaves out with FAKE_HWC2_MODE=null-functions (an initializer). */
 #define FAKE_NULL_FUNCTIONS { \
 	HWC2_FUNCTION_GET_CLIENT_TARGET_PROPERTY, \
