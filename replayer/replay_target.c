@@ -71,6 +71,7 @@ static int profile_open(struct replay_target *t, const char *arg, const struct r
 		return err && err->code ? err->code : -EINVAL;
 	}
 	opts.budget_ns = PROFILE_SEARCH_BUDGET_NS;
+	opts.flags |= PLANNER_DRMHWC_NO_CLIENT_TARGET;	/* a display given no client target yet */
 	if (cfg->crtc_slot) {
 		int ret = other_crtc(t, board, cfg, arg, err);
 

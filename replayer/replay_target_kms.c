@@ -63,6 +63,7 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		t->finish = kms_finish;
 		ko.compositor = t->priv;
 	}
+	opts.flags |= PLANNER_DRMHWC_NO_CLIENT_TARGET;	/* a display given no client target yet */
 	if (opts.budget_ns == 0 || opts.budget_ns == PLANNER_DEFAULT_BUDGET_NS) {
 		opts.budget_ns = KMS_SEARCH_BUDGET_NS;	/* no option sets it: the default is replaced */
 	}

@@ -59,9 +59,13 @@ void replay_totals_add(struct replay_totals *t, const struct replay_frame_report
 		for (uint32_t b = 0; b < 32; b++) {
 			t->reasons[b] += (plan->layers[i].reasons >> b) & 1;
 		}
-		/* import too, when no plane of the device takes the format (ADDFB2's check) */
+		/*
+		 * import too, when no plane of the device takes the format (ADDFB2's
+		 * check); test-failed too, when the plan failed (drmhwc: no plane for it)
+		 */
 		t->format_only_layers += (plan->layers[i].reasons & PLAN_REASON_FORMAT) &&
-			!(plan->layers[i].reasons & ~(uint32_t)(PLAN_REASON_FORMAT | PLAN_REASON_IMPORT));
+			!(plan->layers[i].reasons & ~(uint32_t)(PLAN_REASON_FORMAT | PLAN_REASON_IMPORT |
+				PLAN_REASON_TEST_FAILED));
 	}
 	for (size_t i = 0; i < f->layer_count && i < plan->layer_count; i++) {
 		int recorded = f->validated ? recorded_on_device(f->layers[i].final) : -1;

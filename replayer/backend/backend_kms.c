@@ -148,6 +148,12 @@ int backend_kms_plan(struct backend *b, const struct scene *scene, struct plan *
 		return ret;
 	}
 	(*out)->test_count += refused;
+	if ((k->opts.flags & PLANNER_DRMHWC_NO_CLIENT_TARGET) && (*out)->needs_client_target) {
+		/* from now on the display has a client target: plans made without one do not hold */
+		k->opts.flags &= ~PLANNER_DRMHWC_NO_CLIENT_TARGET;
+		backend_kms_reuse_forget(&k->reuse);
+		return 0;
+	}
 	if (k->reuse.enabled && backend_kms_reuse_remember(&k->reuse, scene, *out) < 0) {
 		backend_kms_reuse_forget(&k->reuse);	/* out of memory: no reuse next time */
 	}

@@ -72,6 +72,9 @@ static int profile_present(struct backend *b, const struct scene *scene, bool wa
 	if (ret < 0) {
 		return ret;
 	}
+	if (out->plan->needs_client_target) {
+		p->opts.flags &= ~PLANNER_DRMHWC_NO_CLIENT_TARGET;	/* it has one from now on */
+	}
 	out->efficiency = backend_efficiency(scene, out->plan);
 	if (p->reference && scene->width && scene->height) {
 		ret = compose(p, scene, out);

@@ -122,6 +122,7 @@ struct board {
 	bool primary_full_screen;	/* a visible primary must cover the whole CRTC */
 	bool primary_required;		/* the primary must be on whenever the CRTC is */
 	uint32_t max_active_planes;	/* at most this many planes on at once; 0 = no limit */
+	bool addfb_checks_format;	/* ADDFB2 refuses a format + modifier no plane scans out */
 };
 
 /*
@@ -174,7 +175,10 @@ const struct board_format *board_plane_find_format(const struct board_plane *pla
  */
 bool board_plane_has_format(const struct board_plane *plane, uint32_t fourcc, uint64_t modifier);
 
-/* Whether any plane of the device (any CRTC) scans out fourcc with modifier: what ADDFB2 checks. */
+/*
+ * Whether any plane of the device (any CRTC) scans out fourcc with modifier:
+ * what ADDFB2 checks on drivers that check (board.addfb_checks_format).
+ */
 bool board_any_plane_has_format(const struct board *board, uint32_t fourcc, uint64_t modifier);
 
 /* Whether plane can be put on the board's CRTC. */

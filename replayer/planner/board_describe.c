@@ -179,6 +179,8 @@ struct json_object *board_to_json(const struct board *board)
 		json_object_new_boolean(board->primary_required));
 	json_object_object_add(assumed, "max_active_planes",
 		json_object_new_int64(board->max_active_planes));
+	json_object_object_add(assumed, "addfb_checks_format",
+		json_object_new_boolean(board->addfb_checks_format));
 	json_object_object_add(o, "assumed", assumed);
 	return o;
 }
@@ -282,10 +284,12 @@ void board_print(FILE *f, const struct board *board)
 	} else {
 		fputs("none\n", f);
 	}
-	fprintf(f, "assumed (a dump cannot tell): primary %s, %s, %s\n",
+	fprintf(f, "assumed (a dump cannot tell): primary %s, %s, %s, %s\n",
 		board->primary_full_screen ? "full screen" : "positionable",
 		board->primary_required ? "primary always on" : "primary may be off",
-		board->max_active_planes ? "plane count limited" : "no plane-count limit");
+		board->max_active_planes ? "plane count limited" : "no plane-count limit",
+		board->addfb_checks_format ? "framebuffers only in plane formats" :
+			"framebuffers in any format");
 	fprintf(f, "planes  %zu\n", board->plane_count);
 	for (size_t i = 0; i < board->plane_count; i++) {
 		print_plane(f, board, &board->planes[i]);

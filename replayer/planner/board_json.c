@@ -261,6 +261,8 @@ static int parse_overrides(struct board_json *l, struct json_object *ext,
 			ret = board_json_bool(l, value, p, &board->primary_required);
 		} else if (!plane && strcmp(key, "max_active_planes") == 0) {
 			ret = board_json_u32(l, value, p, &board->max_active_planes);
+		} else if (!plane && strcmp(key, "addfb_checks_format") == 0) {
+			ret = board_json_bool(l, value, p, &board->addfb_checks_format);
 		} else {
 			ret = board_json_fail(l, -EINVAL, p, "unknown hwctrace key");
 		}

@@ -1,25 +1,26 @@
 /*
- * The "drmhwc" planner: drm_hwcomposer's generic backend as documented
- * (backend/Backend.cpp ValidateDisplay, GetClientLayers,
- * GetExtraClientRange; compositor/DrmKmsPlan.h CreateDrmKmsPlan;
- * drm/DrmPlane.cpp IsValidForLayer), before its
- * 2024 cursor-plane path:
+ * The "drmhwc" planner: drm_hwcomposer's generic backend at its last HWC2
+ * version (upstream 1d5e2015, January 2025), before its cursor-plane path.
+ * docs/drmhwc.md states the policy and where each rule is tested; in short:
  *
- * 1. Client layers: what the client asked to be CLIENT (or a type the
- *    device does not show), SOLID_COLOR when no plane fills colour, and
- *    buffers whose import fails (ADDFB2 refuses a format/modifier that no
- *    plane of the device has, drm_any_plane_has_format).
+ * 1. Client layers: a type other than DEVICE or CURSOR (CLIENT, and also
+ *    SOLID_COLOR: drm_hwcomposer ignores the colour), no buffer, and a
+ *    buffer whose ADDFB2 fails, which only happens on drivers that refuse a
+ *    format no plane has (board addfb_checks_format; not vkms).
  * 2. They are merged into one contiguous z-range. If there are more layers
  *    than usable planes, one plane is kept for the client target and the
  *    range widens by the overflow, sliding to where it covers the fewest
- *    pixels.
+ *    display-frame pixels (the first such position).
  * 3. When the range covers every layer, all are client and nothing is
- *    tested. Otherwise layers and the client target (at the z of the
- *    range) are assigned greedily in z-order to the usable planes —
- *    primary first, then overlays in object-id order; cursors are not used —
+ *    tested. A range that does not, on a display never given a client
+ *    target (PLANNER_DRMHWC_NO_CLIENT_TARGET), fails before any test: all
+ *    client. Otherwise layers and the client target (at the z of the
+ *    range) are assigned greedily in z-order to the usable planes -
+ *    primary first, then overlays in object-id order; cursors are not used -
  *    skipping (and so using up) each plane IsValidForLayer refuses:
- *    rotation, plane alpha, blend, format. Modifiers are not matched
- *    (PLANNER_DRMHWC_CHECK_MODIFIERS matches them). zpos is written as the
+ *    rotation, plane alpha, blend, format. A skipped primary stays off.
+ *    Modifiers are not matched (PLANNER_DRMHWC_CHECK_MODIFIERS matches
+ *    them), scaling and position are not looked at. zpos is written as the
  *    plan index + min when the plane's zpos is mutable.
  * 4. ONE test. If planes run out or the test is refused, everything
  *    becomes client (reason test-failed, with what the static check finds
@@ -70,16 +71,6 @@ static void usable_planes(struct drmhwc *d)
 	}
 }
 
-static bool any_solid_plane(const struct drmhwc *d)
-{
-	for (size_t i = 0; i < d->np; i++) {
-		if (d->planes[i]->solid_fill) {
-			return true;
-		}
-	}
-	return false;
-}
-
 /* Step 1: why each layer is a client layer (0: it is not). */
 static void client_layers(struct drmhwc *d)
 {
@@ -87,15 +78,14 @@ static void client_layers(struct drmhwc *d)
 		const struct scene_layer *l = &d->scene->layers[i];
 		uint32_t r = plane_check_layer(l);
 
-		if (l->image && !board_any_plane_has_format(d->board, l->image->fourcc,
-			l->image->modifier)) {
+		if (l->composition == HWC2_COMPOSITION_SOLID_COLOR) {
+			r |= PLAN_REASON_SOLID_COLOR;
+		}
+		if (l->image && d->board->addfb_checks_format &&
+			!board_any_plane_has_format(d->board, l->image->fourcc, l->image->modifier)) {
 			r |= PLAN_REASON_IMPORT |
 				(board_any_plane_has_format(d->board, l->image->fourcc,
 					BOARD_MOD_INVALID) ? PLAN_REASON_MODIFIER : PLAN_REASON_FORMAT);
-		}
-		if (!l->image && l->composition == HWC2_COMPOSITION_SOLID_COLOR &&
-			!any_solid_plane(d)) {
-			r |= PLAN_REASON_SOLID_COLOR;
 		}
 		d->forced[i] = r;
 	}
@@ -165,6 +155,22 @@ static void client_range(const struct drmhwc *d, size_t *start, size_t *size)
 	}
 }
 
+/* Whether some usable plane has layer i's format (or it has no buffer). */
+static bool usable_format(const struct drmhwc *d, size_t i)
+{
+	const struct scene_image *img = d->scene->layers[i].image;
+
+	if (!img) {
+		return true;
+	}
+	for (size_t k = 0; k < d->np; k++) {
+		if (board_plane_has_format(d->planes[k], img->fourcc, BOARD_MOD_INVALID)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 /* What the full static check finds for layer i: against its plane, or every plane. */
 static uint32_t diagnose(const struct drmhwc *d, size_t i)
 {
@@ -172,6 +178,9 @@ static uint32_t diagnose(const struct drmhwc *d, size_t i)
 
 	if (d->assigned[i]) {
 		return plane_check(d->board, d->assigned[i], d->scene, i, 0);
+	}
+	if (!usable_format(d, i)) {
+		return PLAN_REASON_FORMAT;	/* nothing else matters */
 	}
 	for (size_t k = 0; k < d->np; k++) {
 		uint32_t r = plane_check(d->board, d->planes[k], d->scene, i, 0);
@@ -199,10 +208,27 @@ static uint32_t range_reason(const struct drmhwc *d, size_t i, size_t first, siz
 }
 
 /*
- * All client, the client target on the first usable plane: the range was
- * everything, or (failed) the plan could not be made or was refused, when
- * the layers meant for planes get TEST_FAILED and what the full static
- * check finds.
+ * The client target alone (every layer client): like any layer, on the
+ * first usable plane that takes its format; 0 when none does (drm_hwcomposer
+ * could not present it).
+ */
+static uint32_t lone_client_target_plane(const struct drmhwc *d)
+{
+	for (size_t k = 0; k < d->np; k++) {
+		struct plan_plane_state s;
+
+		if (planner_client_target_state(d->board, d->planes[k], d->scene, d->opts, true, &s)) {
+			return d->planes[k]->id;
+		}
+	}
+	return 0;
+}
+
+/*
+ * All client: the range was everything; or the plan failed, before any
+ * plane was chosen (failed false) or when it could not be made or was
+ * refused (failed true). The layers meant for planes get TEST_FAILED and,
+ * with failed, what the full static check finds.
  */
 static void all_client(struct drmhwc *d, size_t start, size_t size, size_t first, size_t last,
 	bool failed)
@@ -217,7 +243,7 @@ static void all_client(struct drmhwc *d, size_t start, size_t size, size_t first
 			pl->reasons = PLAN_REASON_TEST_FAILED | (failed ? diagnose(d, i) : 0);
 		}
 	}
-	d->plan->client_target_plane = d->np ? d->planes[0]->id : 0;
+	d->plan->client_target_plane = lone_client_target_plane(d);
 }
 
 static void set_zpos(const struct board_plane *plane, size_t z, struct plan_plane_state *s)
@@ -296,6 +322,11 @@ static int drmhwc_run(struct drmhwc *d, struct plan_plane_state *states)
 	}
 	client_range(d, &start, &size);
 	if (start == 0 && size == n) {
+		all_client(d, start, size, first, last, false);
+		return 0;
+	}
+	if (size > 0 && (d->opts->flags & PLANNER_DRMHWC_NO_CLIENT_TARGET)) {
+		/* CreateComposition: the client target has no buffer to import (BadLayer). */
 		all_client(d, start, size, first, last, false);
 		return 0;
 	}

@@ -28,6 +28,12 @@ struct json_object;
 /* planner_options.flags */
 #define PLANNER_DRMHWC_CHECK_MODIFIERS (1u << 0)	/* drmhwc: match modifiers (drm_hwcomposer does not) */
 #define PLANNER_DRMHWC_PRIMARY_ONLY (1u << 1)	/* drmhwc: ro.vendor.hwc.use_overlay_planes=false */
+/*
+ * drmhwc: the display has not been given a client target yet (no frame of
+ * it needed one so far). drm_hwcomposer tests a plan with the last client
+ * target it was given; with none, a plan that needs one fails.
+ */
+#define PLANNER_DRMHWC_NO_CLIENT_TARGET (1u << 2)
 
 struct planner_options {
 	int64_t budget_ns;		/* search: time for TEST_ONLY calls, ns; 0 = default, INT64_MAX = none */

@@ -58,6 +58,17 @@ static void case_k230_yuv(const char *dir)
 	CHECK_INT(plane_check(b, plane(b, K230_YUV_A), &s.scene, 1, 0), 0);
 	CHECK_INT(plane_check(b, plane(b, K230_YUV_A), &s.scene, 2, 0), PLAN_REASON_FORMAT);
 	CHECK_INT(plane_check(b, plane(b, K230_PRIMARY), &s.scene, 1, 0), PLAN_REASON_FORMAT);
+	/*
+	 * drm_hwcomposer on a driver whose ADDFB2 takes any format (canaan-drm
+	 * is not known to check): the XRGB8888 window is planned, no plane
+	 * takes it, the plan fails and everything is client.
+	 */
+	plan = tl_plan("drmhwc", b, &s.scene, NULL, NULL);
+	CHECK_STR(tl_line(plan), "0:client(test-failed), 1:client(test-failed), "
+		"2:client(format,test-failed), target:plane 33");
+	plan_destroy(plan);
+	/* Where ADDFB2 refuses it, the window alone is client; the rest is planned. */
+	b->addfb_checks_format = true;
 	for (size_t i = 0; i < 2; i++) {
 		const char *name = i ? "search" : "drmhwc";
 
