@@ -159,7 +159,7 @@ static void print_counts(FILE *f, const struct info_facts *facts)
 static void print_bytes(FILE *f, const struct info_facts *facts)
 {
 	const struct hwct_trace_info *t = facts->trace;
-	const struct info_frames *fr = &facts->frames;
+	const struct hwct_frame_counts *fr = &facts->frames;
 	char a[32], b[32];
 
 	fprintf(f, "\nbytes\n  file            %" PRIu64 "\n", t->file_size);

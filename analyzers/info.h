@@ -26,13 +26,6 @@ struct info_function {
 	uint64_t calls;
 };
 
-/* The zstd frames of the file, by kind (from the reader's index). */
-struct info_frames {
-	uint64_t record_frames, blob_frames, skippable_frames;
-	uint64_t record_stored, blob_stored;	/* compressed bytes, whole frames */
-	uint64_t record_raw, blob_raw;		/* decompressed bytes */
-};
-
 struct info_facts {
 	const struct hwct_trace_info *trace;	/* borrowed from the reader */
 	Hwct__Environment *environment;		/* the first one; owned, NULL when none */
@@ -48,7 +41,7 @@ struct info_facts {
 	uint64_t blob_data;			/* sum of Blob.data lengths (after delta and predictor) */
 	bool has_time;
 	uint64_t t_first, t_last;		/* ns, CLOCK_MONOTONIC */
-	struct info_frames frames;
+	struct hwct_frame_counts frames;	/* the zstd frames by kind */
 	bool complete;				/* every record was read */
 	struct hwct_error error;		/* why not, when !complete */
 };
@@ -62,9 +55,6 @@ int info_collect(struct hwct_reader *r, struct info_facts *facts);
 
 /* Frees what facts own. */
 void info_facts_finish(struct info_facts *facts);
-
-/* Counts the zstd frames of r by kind; the only look inside the reader. */
-void info_frame_stats(const struct hwct_reader *r, struct info_frames *out);
 
 /* Prints facts as one JSON object (json-c builds only). Returns 0 or -ENOMEM. */
 int info_print_json(FILE *f, const char *path, const struct info_facts *facts);

@@ -243,7 +243,7 @@ int info_collect(struct hwct_reader *r, struct info_facts *facts)
 	int ret;
 
 	facts->trace = hwct_reader_info(r);
-	info_frame_stats(r, &facts->frames);
+	hwct_reader_frame_counts(r, &facts->frames);
 	facts->records_by_kind = calloc(hwct__record__descriptor.n_fields, sizeof(*facts->records_by_kind));
 	ret = facts->records_by_kind ? 0 : -ENOMEM;
 	while (ret == 0 && (ret = hwct_reader_next(r, &rec)) > 0) {

@@ -142,7 +142,7 @@ static struct json_object *sizes(struct builder *b, uint64_t stored, uint64_t ra
 
 static struct json_object *bytes(struct builder *b, const struct info_facts *facts)
 {
-	const struct info_frames *fr = &facts->frames;
+	const struct hwct_frame_counts *fr = &facts->frames;
 	struct json_object *obj = sizes(b, facts->trace->stored_bytes, facts->trace->raw_bytes);
 
 	put(b, obj, "file", hwct_json_u64(facts->trace->file_size));
@@ -155,7 +155,7 @@ static struct json_object *bytes(struct builder *b, const struct info_facts *fac
 
 static struct json_object *frames(struct builder *b, const struct info_facts *facts)
 {
-	const struct info_frames *fr = &facts->frames;
+	const struct hwct_frame_counts *fr = &facts->frames;
 	struct json_object *obj = json_object_new_object();
 
 	put(b, obj, "total", hwct_json_u64(fr->record_frames + fr->blob_frames + fr->skippable_frames));

@@ -1,7 +1,7 @@
 /*
- * hwct-scenario NAME OUT.zst [--frames N] [--size WxH]: writes a synthetic
- * HWC2 session (traces/scenario) as a trace. traces/generate.sh runs it to
- * make the reference traces.
+ * hwct-scenario NAME OUT.zst [--frames N] [--size WxH]: writes a scenario
+ * of traces/scenario as a trace, through the session of analyzers/session.
+ * traces/generate.sh runs it to make the reference traces.
  */
 #include <errno.h>
 #include <stdio.h>

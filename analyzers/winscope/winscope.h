@@ -3,7 +3,7 @@
  * Winscope reads; Perfetto traces carrying layer snapshots) into hwctrace
  * traces: per trace entry one display frame of each display it lists (every
  * display of the trace, or the one asked for), its visible layers in z-order sent as the HWC2 calls
- * SurfaceFlinger makes (traces/scenario's session), the device's recorded
+ * SurfaceFlinger makes (the session of analyzers/session), the device's recorded
  * composition type of each layer as the validate outcome, and synthesized
  * buffer content (docs/winscope.md).
  */

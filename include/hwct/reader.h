@@ -51,6 +51,19 @@ void hwct_reader_destroy(struct hwct_reader *r);
 /* Facts about the trace; owned by r. */
 const struct hwct_trace_info *hwct_reader_info(const struct hwct_reader *r);
 
+/* The zstd frames of a trace by kind: what its bytes hold. */
+struct hwct_frame_counts {
+	uint64_t record_frames, blob_frames, skippable_frames;	/* skippable: header, index, seek table */
+	uint64_t record_stored, blob_stored;	/* compressed bytes, whole frames */
+	uint64_t record_raw, blob_raw;		/* decompressed bytes */
+};
+
+/*
+ * Counts r's zstd frames by kind into *out, from its frame table and index
+ * (no frame is decompressed; r does not move).
+ */
+void hwct_reader_frame_counts(const struct hwct_reader *r, struct hwct_frame_counts *out);
+
 /* The path or name the trace was opened with; owned by r. */
 const char *hwct_reader_name(const struct hwct_reader *r);
 

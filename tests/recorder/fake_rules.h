@@ -4,7 +4,7 @@
  * reference traces, tests/recorder/roundtrip.sh):
  *
  *   FAKE_HWC2_RULES="planes=N,solid-color=0|1,yuv=0|1"
- *	validate decides with the scenarios' device rule (traces/scenario/
+ *	validate decides with the scenarios' device rule (analyzers/session/
  *	device.h) instead of "plane alpha < 1 goes to CLIENT", and makes no
  *	requests and gives release fences for replaced buffers only (as the
  *	scenarios' device);

@@ -5,7 +5,7 @@
  * trace is read back and every stored blob must decode to the bytes the
  * planes held, laid out as docs/format.md section 3.3 says: the same bytes,
  * and so the same content hash, as the scenario writer's NV12 image of those
- * pixels (traces/scenario/pattern.c). DMA_BUF_IOCTL_SYNC is stood in for by
+ * pixels (analyzers/session/pattern.c). DMA_BUF_IOCTL_SYNC is stood in for by
  * the ioctl() of this file: a buffer holds its pixels only between START
  * and END (stale bytes outside, as CPU caches a sync would have flushed), so
  * a plane read outside the bracket shows in the blob. One meson test per

@@ -1,20 +1,15 @@
-/*
- * Stored and raw bytes per zstd-frame kind (info.h). The public reader API
- * has no per-frame view, so this one file reads the reader's index and frame
- * table (format/reader_private.h) without changing them; keep it the only
- * analyzer that does.
- */
+/* Stored and raw bytes per zstd-frame kind (hwct_reader_frame_counts(), reader.h). */
 #include <zstd.h>
 
 #include <hwct/format.h>
+#include <hwct/reader.h>
 
-#include "info.h"
 #include "reader_private.h"
 
-void info_frame_stats(const struct hwct_reader *r, struct info_frames *out)
+void hwct_reader_frame_counts(const struct hwct_reader *r, struct hwct_frame_counts *out)
 {
 	/* the seek table lists the frames before it, not itself */
-	*out = (struct info_frames){ .skippable_frames = r->info.has_seek_table ? 1 : 0 };
+	*out = (struct hwct_frame_counts){ .skippable_frames = r->info.has_seek_table ? 1 : 0 };
 	for (size_t i = 0; i < r->frame_count; i++) {
 		out->skippable_frames += r->frames[i].skippable;
 	}
