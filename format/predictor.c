@@ -1,4 +1,4 @@
-/* Byte predictors for pixel payloads (predictor.h). */
+/* Predictors for pixel payloads (predictor.h); the planar one is in predictor_planar.c. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,12 +54,14 @@ int predictor_valid(int predictor, const struct pixel_block *blk)
 		return blk->bpp > 0 && blk->bpp <= 16 && blk->row_len > 0;
 	case HWCT__BLOB_PREDICTOR__PREDICT_UP:
 		return blk->row_len > 0;
+	case HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED:
+		return planar_valid(blk);
 	default:
 		return false;
 	}
 }
 
-void predictor_apply(int predictor, uint8_t *dst, const uint8_t *src, const struct pixel_block *blk)
+int predictor_apply(int predictor, uint8_t *dst, const uint8_t *src, const struct pixel_block *blk)
 {
 	size_t row = blk->row_len;
 
@@ -70,49 +72,57 @@ void predictor_apply(int predictor, uint8_t *dst, const uint8_t *src, const stru
 
 			left_apply(dst + off, src + off, len, blk->bpp);
 		}
-		return;
+		return 0;
 	case HWCT__BLOB_PREDICTOR__PREDICT_UP:
 		memcpy(dst, src, row < blk->size ? row : blk->size);
 		if (row < blk->size) {
 			sub_bytes(dst + row, src + row, src, blk->size - row);
 		}
-		return;
+		return 0;
+	case HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED:
+		return planar_apply(dst, src, blk);
 	default:
 		memcpy(dst, src, blk->size);
-		return;
+		return 0;
 	}
 }
 
-void predictor_undo(int predictor, uint8_t *data, const struct pixel_block *blk)
+int predictor_undo(int predictor, uint8_t *dst, const uint8_t *src, const struct pixel_block *blk)
 {
 	size_t row = blk->row_len;
 
+	if (predictor == HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED) {
+		return planar_undo(dst, src, blk);
+	}
+	memcpy(dst, src, blk->size);
 	switch (predictor) {
 	case HWCT__BLOB_PREDICTOR__PREDICT_LEFT:
 		for (size_t off = 0; off < blk->size; off += row) {
 			size_t len = blk->size - off < row ? blk->size - off : row;
 
-			left_undo(data + off, len, blk->bpp);
+			left_undo(dst + off, len, blk->bpp);
 		}
-		return;
+		return 0;
 	case HWCT__BLOB_PREDICTOR__PREDICT_UP:
 		for (size_t i = row; i < blk->size; i++) {
-			data[i] = (uint8_t)(data[i] + data[i - row]);
+			dst[i] = (uint8_t)(dst[i] + dst[i - row]);
 		}
-		return;
+		return 0;
 	default:
-		return;
+		return 0;
 	}
 }
 
-int predictor_choose(const uint8_t *src, const struct pixel_block *blk, int level)
+int predictor_choose(const uint8_t *src, const struct pixel_block *blk, int level, unsigned allowed)
 {
 	static const int candidates[] = {
 		HWCT__BLOB_PREDICTOR__PREDICT_NONE,
 		HWCT__BLOB_PREDICTOR__PREDICT_LEFT,
 		HWCT__BLOB_PREDICTOR__PREDICT_UP,
+		HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED,
 	};
-	int best = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
+	int best = allowed & 1u << HWCT__BLOB_PREDICTOR__PREDICT_NONE ? HWCT__BLOB_PREDICTOR__PREDICT_NONE :
+		HWCT__BLOB_PREDICTOR__PREDICT_LEFT;
 	size_t best_size = SIZE_MAX, rows, start;
 	struct pixel_block sample;
 	uint8_t *tmp, *out;
@@ -140,7 +150,10 @@ int predictor_choose(const uint8_t *src, const struct pixel_block *blk, int leve
 	for (size_t i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
 		size_t n;
 
-		predictor_apply(candidates[i], tmp, src + start, &sample);
+		if (!(allowed & 1u << candidates[i]) || !predictor_valid(candidates[i], &sample) ||
+				predictor_apply(candidates[i], tmp, src + start, &sample) < 0) {
+			continue;
+		}
 		n = ZSTD_compress(out, out_cap, tmp, sample.size, level);
 		/* prefer the simpler predictor unless the other saves 2 % */
 		if (!ZSTD_isError(n) && n + n / 50 < best_size) {

@@ -86,8 +86,11 @@ static int decode_raw(struct hwct_reader *r, const Hwct__Blob *b, uint64_t where
 	if (!out->data) {
 		return reader_fail(r, -ENOMEM, where, "blob: out of memory");
 	}
-	memcpy(out->data, b->data.data, b->data.len);
-	predictor_undo(b->predictor, out->data, &blk);
+	if (predictor_undo(b->predictor, out->data, b->data.data, &blk) < 0) {
+		free(out->data);
+		out->data = NULL;
+		return reader_fail(r, -ENOMEM, where, "blob: out of memory");
+	}
 	out->size = b->data.len;
 	return 0;
 }
@@ -143,14 +146,19 @@ static int decode_delta(struct hwct_reader *r, const Hwct__Blob *b, uint64_t whe
 		out->data = NULL;
 		return reader_fail(r, -ENOMEM, where, "blob: out of memory");
 	}
-	memcpy(rows, b->data.data, b->data.len);
 	for (size_t i = 0; i < b->n_rects; i++) {
 		const Hwct__Rect *rc = b->rects[i];
 		size_t row = (size_t)(rc->right - rc->left) * b->bpp;
 		struct pixel_block blk = { .size = row * (size_t)(rc->bottom - rc->top), .row_len = row, .bpp = b->bpp };
 
-		if (predictor_valid(b->predictor, &blk)) {
-			predictor_undo(b->predictor, rows + off, &blk);
+		if (!predictor_valid(b->predictor, &blk)) {
+			/* 1.0 writers left such rects as they were; PLANAR_MED always fits a 4-byte rect */
+			memcpy(rows + off, b->data.data + off, blk.size);
+		} else if (predictor_undo(b->predictor, rows + off, b->data.data + off, &blk) < 0) {
+			free(rows);
+			free(out->data);
+			out->data = NULL;
+			return reader_fail(r, -ENOMEM, where, "blob: out of memory");
 		}
 		for (int32_t y = rc->top; y < rc->bottom; y++) {
 			memcpy(out->data + (size_t)y * b->stride + (size_t)rc->left * b->bpp, rows + off, row);

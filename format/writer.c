@@ -21,6 +21,7 @@ void hwct_writer_options_init(struct hwct_writer_options *opts)
 	*opts = (struct hwct_writer_options){
 		.record_level = 6,
 		.pixel_level = 1,
+		.pixel_hash_log = 11,
 		.keyframe_interval = 30,
 		.frame_target = DEFAULT_FRAME_TARGET,
 		.memory_budget = DEFAULT_BUDGET,
@@ -207,7 +208,7 @@ static int queue_blob(struct hwct_writer *w, struct blob_item *item)
 	struct job *job = w->blobs;
 
 	if (!job && !(job = w->blobs = new_job(JOB_BLOBS))) {
-		writer_blob_item_finish(item);
+		writer_blob_item_finish(w, item);
 		return -ENOMEM;
 	}
 	if (job->blob_count == job->blob_cap) {
@@ -215,7 +216,7 @@ static int queue_blob(struct hwct_writer *w, struct blob_item *item)
 		struct blob_item *blobs = realloc(job->blobs, cap * sizeof(*blobs));
 
 		if (!blobs) {
-			writer_blob_item_finish(item);
+			writer_blob_item_finish(w, item);
 			return -ENOMEM;
 		}
 		job->blobs = blobs;
@@ -291,7 +292,7 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 	ret = hmap_put(&w->blob_set, &hash, 1);
 	pthread_mutex_unlock(&w->lock);
 	if (ret == 0) {
-		ret = writer_blob_item(&item, desc, &hash, base_known);
+		ret = writer_blob_item(w, &item, desc, &hash, base_known);
 	}
 	pthread_mutex_lock(&w->lock);
 	if (ret == 0) {

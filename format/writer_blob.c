@@ -9,9 +9,13 @@
 #include "record_io.h"
 #include "writer_private.h"
 
-void writer_blob_item_finish(struct blob_item *item)
+void writer_blob_item_finish(struct hwct_writer *w, struct blob_item *item)
 {
-	free(item->data);
+	if (item->data_cap) {
+		writer_pool_give(w, &(struct bytebuf){ .data = item->data, .cap = item->data_cap });
+	} else {
+		free(item->data);
+	}
 	free(item->rects);
 	*item = (struct blob_item){ 0 };
 }
@@ -76,9 +80,10 @@ static int copy_delta(struct blob_item *item, const struct hwct_blob_desc *desc)
 	return 0;
 }
 
-int writer_blob_item(struct blob_item *item, const struct hwct_blob_desc *desc,
+int writer_blob_item(struct hwct_writer *w, struct blob_item *item, const struct hwct_blob_desc *desc,
 	const struct hwct_hash *hash, bool base_known)
 {
+	struct bytebuf copy;
 	uint64_t damaged = 0;
 
 	*item = (struct blob_item){
@@ -105,16 +110,19 @@ int writer_blob_item(struct blob_item *item, const struct hwct_blob_desc *desc,
 			return copy_delta(item, desc);
 		}
 	}
-	item->data = malloc(desc->size ? desc->size : 1);
-	if (!item->data) {
+	/* a pool buffer: a fresh one per full-screen payload costs more in page faults than the copy */
+	if (writer_pool_take(w, &copy, desc->size ? desc->size : 1) < 0) {
+		bytebuf_finish(&copy);
 		return -ENOMEM;
 	}
+	item->data = copy.data;
+	item->data_cap = copy.cap;
 	memcpy(item->data, desc->data, desc->size);
 	item->data_size = desc->size;
 	return 0;
 }
 
-static void encode_delta_rows(uint8_t *dst, const struct blob_item *item, int predictor)
+static int encode_delta_rows(uint8_t *dst, const struct blob_item *item, int predictor)
 {
 	size_t off = 0;
 
@@ -123,10 +131,14 @@ static void encode_delta_rows(uint8_t *dst, const struct blob_item *item, int pr
 		size_t row = (size_t)(r->right - r->left) * item->bpp;
 		struct pixel_block blk = { .size = row * (size_t)(r->bottom - r->top), .row_len = row,
 			.bpp = item->bpp };
+		int ret = predictor_apply(predictor, dst + off, item->data + off, &blk);
 
-		predictor_apply(predictor, dst + off, item->data + off, &blk);
+		if (ret < 0) {
+			return ret;
+		}
 		off += blk.size;
 	}
+	return 0;
 }
 
 static int choose_predictor(const struct blob_item *item, const struct pixel_block *blk, int level)
@@ -134,10 +146,34 @@ static int choose_predictor(const struct blob_item *item, const struct pixel_blo
 	int predictor = HWCT__BLOB_PREDICTOR__PREDICT_NONE;
 
 	if (item->delta) {
-		return item->bpp && item->bpp <= 16 ? HWCT__BLOB_PREDICTOR__PREDICT_LEFT : predictor;
+		/* sampled on the largest rect: every rect has the same bpp, so what fits one fits all */
+		size_t off = 0, best_off = 0;
+		struct pixel_block rect = { 0 }, largest = { 0 };
+
+		if (!item->bpp || item->bpp > 16) {
+			return predictor;
+		}
+		for (size_t i = 0; i < item->rect_count; i++) {
+			const struct hwct_rect *r = &item->rects[i];
+
+			rect.row_len = (size_t)(r->right - r->left) * item->bpp;
+			rect.size = rect.row_len * (size_t)(r->bottom - r->top);
+			rect.bpp = item->bpp;
+			if (rect.size > largest.size) {
+				largest = rect;
+				best_off = off;
+			}
+			off += rect.size;
+		}
+		if (!largest.size) {
+			return HWCT__BLOB_PREDICTOR__PREDICT_LEFT;
+		}
+		/* LEFT or PLANAR_MED: UP and NONE win samples of rects but lose the frame's matches at level 9 */
+		predictor = predictor_choose(item->data + best_off, &largest, level, PREDICTOR_DELTA);
+		return predictor_valid(predictor, &largest) ? predictor : HWCT__BLOB_PREDICTOR__PREDICT_NONE;
 	}
 	if (item->kind == HWCT_BLOB_PIXELS && item->bpp) {
-		predictor = predictor_choose(item->data, blk, level);
+		predictor = predictor_choose(item->data, blk, level, PREDICTOR_ALL);
 	}
 	return predictor_valid(predictor, blk) ? predictor : HWCT__BLOB_PREDICTOR__PREDICT_NONE;
 }
@@ -224,10 +260,9 @@ int writer_blob_encode(struct bytebuf *out, const struct blob_item *item, int le
 	p += hwct__blob__pack(&blob, p);
 	*p++ = blob_data_tag;
 	p += varint_put(p, item->data_size);
-	if (item->delta) {
-		encode_delta_rows(p, item, predictor);
-	} else {
-		predictor_apply(predictor, p, item->data, &blk);
+	ret = item->delta ? encode_delta_rows(p, item, predictor) : predictor_apply(predictor, p, item->data, &blk);
+	if (ret < 0) {
+		goto out;
 	}
 	p += item->data_size;
 	*p++ = blob_kind_tag;

@@ -44,13 +44,13 @@ void writer_job_free(struct hwct_writer *w, struct job *job)
 	bytebuf_finish(&job->raw);
 	writer_pool_give(w, &job->out);
 	for (size_t i = 0; i < job->blob_count; i++) {
-		writer_blob_item_finish(&job->blobs[i]);
+		writer_blob_item_finish(w, &job->blobs[i]);
 	}
 	free(job->blobs);
 	free(job);
 }
 
-static int compress_bytes(struct hwct_writer *w, ZSTD_CCtx *cctx, int level, struct job *job,
+static int compress_bytes(struct hwct_writer *w, ZSTD_CCtx *cctx, int level, int hash_log, struct job *job,
 	const struct bytebuf *raw)
 {
 	size_t bound = ZSTD_compressBound(raw->len), n;
@@ -59,6 +59,9 @@ static int compress_bytes(struct hwct_writer *w, ZSTD_CCtx *cctx, int level, str
 	ZSTD_CCtx_reset(cctx, ZSTD_reset_session_and_parameters);
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level);
 	ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1);
+	if (hash_log) {
+		ZSTD_CCtx_setParameter(cctx, ZSTD_c_hashLog, hash_log);
+	}
 	ret = writer_pool_take(w, &job->out, bound);
 	if (ret < 0) {
 		return ret;
@@ -88,21 +91,21 @@ int writer_job_compress(struct hwct_writer *w, ZSTD_CCtx *cctx, struct job *job,
 	int ret = 0;
 
 	if (job->kind == JOB_RECORDS) {
-		return compress_bytes(w, cctx, w->opts.record_level, job, &job->raw);
+		return compress_bytes(w, cctx, w->opts.record_level, 0, job, &job->raw);
 	}
 	scratch->len = 0;
 	for (size_t i = 0; i < job->blob_count && ret == 0; i++) {
 		ret = writer_blob_encode(scratch, &job->blobs[i], w->opts.pixel_level);
 	}
 	if (ret == 0) {
-		ret = compress_bytes(w, cctx, w->opts.pixel_level, job, scratch);
+		ret = compress_bytes(w, cctx, w->opts.pixel_level, w->opts.pixel_hash_log, job, scratch);
 	}
 	/* the payload copies are not needed any more; the hashes are, for the index */
 	for (size_t i = 0; i < job->blob_count; i++) {
-		free(job->blobs[i].data);
-		free(job->blobs[i].rects);
-		job->blobs[i].data = NULL;
-		job->blobs[i].rects = NULL;
+		struct hwct_hash hash = job->blobs[i].hash;
+
+		writer_blob_item_finish(w, &job->blobs[i]);
+		job->blobs[i].hash = hash;
 	}
 	return ret;
 }

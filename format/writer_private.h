@@ -22,6 +22,7 @@ struct blob_item {
 	struct hwct_hash hash;
 	uint8_t *data;			/* owned: the full payload, or the rect rows of a delta */
 	size_t data_size;
+	size_t data_cap;		/* data is a pool buffer of that many bytes (full payloads), 0: malloc'd */
 	uint64_t size;			/* full decoded size */
 	uint32_t kind, width, height, stride, bpp;
 	bool delta;
@@ -30,7 +31,7 @@ struct blob_item {
 	size_t rect_count;
 };
 
-#define WRITER_POOL_SIZE 4
+#define WRITER_POOL_SIZE 6	/* compressed frames and payload copies */
 #define WRITER_MAX_DELTA_CHAIN 16	/* deltas on deltas before a full payload again */
 
 enum job_kind {
@@ -119,14 +120,14 @@ void writer_pool_give(struct hwct_writer *w, struct bytebuf *b);
  * of only the damaged rects when a delta against desc->base is worth it.
  * Returns 0 or -ENOMEM.
  */
-int writer_blob_item(struct blob_item *item, const struct hwct_blob_desc *desc,
+int writer_blob_item(struct hwct_writer *w, struct blob_item *item, const struct hwct_blob_desc *desc,
 	const struct hwct_hash *hash, bool base_known);
 
 /* Appends the Blob record of item (predictor applied) to out. Returns 0 or -errno. */
 int writer_blob_encode(struct bytebuf *out, const struct blob_item *item, int level);
 
-/* Frees what item owns. */
-void writer_blob_item_finish(struct blob_item *item);
+/* Frees what item owns (its payload copy back to w's pool). */
+void writer_blob_item_finish(struct hwct_writer *w, struct blob_item *item);
 
 /* Writes all bytes to the file, retrying short writes. Returns 0 or -errno. */
 int writer_write_all(int fd, const uint8_t *data, size_t size);

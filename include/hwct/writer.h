@@ -22,6 +22,12 @@ struct hwct_writer;
 struct hwct_writer_options {
 	int record_level;		/* zstd level of record frames; default 6 */
 	int pixel_level;		/* zstd level of blob frames; default 1 */
+	/*
+	 * zstd hash log of blob frames, 0: the level's own. Default 11: the
+	 * residuals of predicted pixels hold few matches, and a small table is
+	 * faster and finds fewer short matches that cost more than literals.
+	 */
+	int pixel_hash_log;
 	uint32_t keyframe_interval;	/* display frames per record frame; default 30 */
 	size_t frame_target;		/* bytes (uncompressed) that end a zstd frame early; default 4 MiB */
 	size_t memory_budget;		/* bytes queued before blobs are refused; default 256 MiB */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/format.h>
 
 #include "tests.h"
 
@@ -134,8 +135,8 @@ static void check_environment(struct json_object *info, const struct gen_trace *
 
 static void check_header(struct json_object *info)
 {
-	CHECK_EQ_U64(tj_u64(info, "format.major"), 1);
-	CHECK_EQ_U64(tj_u64(info, "format.minor"), 0);
+	CHECK_EQ_U64(tj_u64(info, "format.major"), HWCT_FORMAT_MAJOR);
+	CHECK_EQ_U64(tj_u64(info, "format.minor"), HWCT_FORMAT_MINOR);
 	CHECK(strcmp(tj_str(info, "header.writer"), GEN_WRITER) == 0);
 	CHECK_EQ_U64(tj_u64(info, "header.keyframe_interval"), GEN_KEYFRAME_INTERVAL);
 	CHECK(json_object_get_boolean(tj_get(info, "header.pixels")));

@@ -51,6 +51,7 @@ void scenario_writer_options(struct hwct_writer_options *opts)
 	opts->writer_name = "hwct-scenario (format " STR(HWCT_FORMAT_MAJOR) "." STR(HWCT_FORMAT_MINOR) ")";
 	opts->record_level = 9;
 	opts->pixel_level = 9;		/* also picks the predictors (predictor_choose) */
+	opts->pixel_hash_log = 0;	/* level 9's own */
 	opts->keyframe_interval = 30;
 	opts->frame_target = 32u << 20;	/* blob frames cut only with record frames */
 	opts->memory_budget = 1u << 30;	/* never reached: where frames are cut must not depend on timing */
