@@ -18,7 +18,8 @@
                   and crashing (SIGSEGV) in validateDisplay of frame 2: the
                   report names signal, frame and call; results.json holds
                   the earlier frames, complete false and the error; exit 5,
-                  1 with --expect; no process of the module left
+                  1 with --expect; no process of the module left, and no
+                  child hwc-replay did not reap (this test is their subreaper)
   hang            the same module never returning from presentDisplay of
                   frame 2 (--hwc2-timeout 1): killed, reported as a hang
                   naming frame and call, the same results and exit codes
@@ -156,6 +157,27 @@ def case_not_a_module(tmp):
         print("%s: exit 4: %s" % (os.path.basename(path), lines[0]))
 
 
+def become_subreaper():
+    """Orphans of hwc-replay (a supervised child it did not reap) become this process's children."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        fail("prctl(PR_SET_CHILD_SUBREAPER): errno %d" % ctypes.get_errno())
+
+
+def unreaped_children():
+    """Pids of children left to this (subreaper) process, reaped here: none when hwc-replay reaped its own."""
+    pids = []
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return pids
+        if pid == 0:
+            return pids + ["(running)"]
+        pids.append(pid)
+
+
 def faulty_copy(tmp):
     """The faulty module under a path of this test's own, to find its processes by."""
     path = os.path.join(tmp, "hwcomposer.faulty.so")
@@ -200,11 +222,15 @@ def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None, e
     left = processes_holding(module)
     if left:
         fail("%s: processes still hold the module: %s" % (fault, left))
+    left = unreaped_children()
+    if left:
+        fail("%s: hwc-replay left children it did not reap (zombies): %s" % (fault, left))
     print("%s: exit %d, %d frames kept: %s" % (fault, status, frames, lines[0]))
     return r
 
 
 def case_crash(tmp):
+    become_subreaper()
     module = faulty_copy(tmp)
     replay(tmp, "home", "--frames", "0-39", results="good.json")
     check_failed_run(tmp, module, "abort:presentDisplay:6", 5, ["crashed", "signal %d" % signal.SIGABRT,
@@ -216,6 +242,7 @@ def case_crash(tmp):
 
 
 def case_hang(tmp):
+    become_subreaper()
     module = faulty_copy(tmp)
     replay(tmp, "home", "--frames", "0-39", results="good.json")
     check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "within 1 s", "frame 2", "presentDisplay"])
@@ -224,6 +251,7 @@ def case_hang(tmp):
 
 
 def case_crash_close(tmp):
+    become_subreaper()
     module = faulty_copy(tmp)
     r = check_failed_run(tmp, module, "crash:close:1", 40, ["crashed", "after the last frame", "in close"],
                          extra=["--hwc2-end", "close"])
