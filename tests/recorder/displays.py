@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""displays.py CLIENT RECORDER FAKE HWC_TRACE HWC_REPLAY BOARD
+
+A recorded session of several displays: the test client (displays_client.c)
+drives the fake HWC2 module with FAKE_HWC2_MODE=displays (two physical
+displays hotplugged, one virtual display created) through libhwc-record.so,
+as the HAL wrapper and under LD_PRELOAD. The trace must hold every display
+with every frame the client presented on it (`hwc-trace stats`), the
+hotplugs and Display records of the physical ones and the
+createVirtualDisplay call of the virtual one; `hwc-replay --profile` on a
+real board with three CRTCs (BOARD) must replay every frame of every
+display, each display on a CRTC of its own.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+FRAMES = 6
+HWC2_CALLBACK_HOTPLUG = 1
+
+
+def main():
+    client, recorder, fake, hwc_trace, hwc_replay, board = sys.argv[1:7]
+    for way in ("hal", "preload"):
+        with tempfile.TemporaryDirectory() as d:
+            trace = os.path.join(d, "t.zst")
+            env = {k: v for k, v in os.environ.items() if not k.startswith("HWCT_") and k != "LD_PRELOAD"}
+            env.update(FAKE_HWC2_MODE="displays", HWCT_OUTPUT=trace)
+            if way == "hal":
+                env["HWCT_REAL_MODULE"] = fake
+                module = recorder
+            else:
+                env["LD_PRELOAD"] = recorder
+                module = fake
+            out = subprocess.run([client, module, str(FRAMES)], env=env, check=True, capture_output=True,
+                                 text=True).stdout
+            shown = {}
+            for line in out.splitlines():
+                _, ident, kind, size, frames = line.split()
+                shown[int(ident)] = (kind, size, int(frames))
+            kinds = sorted(k for k, _, _ in shown.values())
+            assert kinds == ["physical", "physical", "virtual"], "%s: the client drove %s" % (way, shown)
+            assert all(n == FRAMES for _, _, n in shown.values()), shown
+
+            stats = json.loads(subprocess.run([hwc_trace, "stats", trace, "--json"], check=True,
+                                              capture_output=True, text=True).stdout)
+            recorded = {s["id"]: s["frames"] for s in stats["displays"]}
+            assert recorded == {i: FRAMES for i in shown}, "%s: recorded %s, the client drove %s" % (
+                way, recorded, shown)
+
+            dump = subprocess.run([hwc_trace, "dump", trace, "--json", "--no-blob-data", "--records",
+                                   "callback,display,call"], check=True, capture_output=True, text=True).stdout
+            records = [json.loads(line) for line in dump.splitlines()]
+            physical = {i for i, (k, _, _) in shown.items() if k == "physical"}
+            virtual = {i for i, (k, _, _) in shown.items() if k == "virtual"}
+            plugged = {r["callback"]["display"] for r in records if r["kind"] == "callback" and
+                       r["callback"].get("descriptor") == HWC2_CALLBACK_HOTPLUG}
+            described = {r["display"]["id"] for r in records if r["kind"] == "display"}
+            created = {r["call"]["virtual_display"]["display"] for r in records if r["kind"] == "call" and
+                       r["call"].get("function_name") == "CREATE_VIRTUAL_DISPLAY"}
+            assert plugged == physical and physical <= described, "%s: hotplugs %s, Display records %s, " \
+                "physical displays %s" % (way, plugged, described, physical)
+            assert created == virtual, "%s: createVirtualDisplay gave %s, the client drove %s" % (
+                way, created, virtual)
+
+            results = os.path.join(d, "r.json")
+            subprocess.run([hwc_replay, trace, "--profile", board, "--no-pixels", "--quiet", "--results", results],
+                           check=True)
+            totals = json.load(open(results))["totals"]["displays"]
+            replayed = {t["display"]: t["frames"] for t in totals}
+            crtcs = [t["crtc"] for t in totals]
+            assert replayed == recorded, "%s: replayed %s, recorded %s" % (way, replayed, recorded)
+            assert None not in crtcs and len(set(crtcs)) == len(crtcs), "%s: CRTCs %s" % (way, crtcs)
+            print("%s: displays %s recorded with %d frames each, replayed on CRTCs %s" % (
+                way, sorted(shown), FRAMES, crtcs))
+
+
+if __name__ == "__main__":
+    main()
