@@ -7,7 +7,9 @@
 
 #include "device.h"
 #include "display_query.h"
+#include "encode.h"
 #include "event.h"
+#include "hwc2_wrappers.h"
 
 static hwc2_function_pointer_t lookup(struct rec_device *d, struct rec_display_info *info,
 	int32_t descriptor)
@@ -133,4 +135,27 @@ void rec_display_query(struct rec_device *d, uint64_t display)
 	ev->tid = rec_tid();
 	atomic_fetch_add(&r->queued, 1);
 	rec_queue_push(&r->queue, ev);
+}
+
+struct rec_display_info *rec_display_virtual(const struct rec_event *ev)
+{
+	struct rec_display_info *info;
+
+	if (!enc_out_ok(ev, REC_ARG_CREATE_VIRTUAL_DISPLAY_OUT_DISPLAY) || !(info = calloc(1, sizeof(*info)))) {
+		return NULL;
+	}
+	info->display = (uint64_t)enc_ival(ev, REC_ARG_CREATE_VIRTUAL_DISPLAY_OUT_DISPLAY);
+	info->connected = true;
+	info->from_create = true;
+	info->has_type = true;
+	info->type = HWC2_DISPLAY_TYPE_VIRTUAL;
+	info->has_active_config = true;
+	info->active_config = 0;
+	info->config_count = 1;
+	info->configs[0] = (struct rec_display_config){ .id = 0,
+		.width = (int32_t)enc_ival(ev, REC_ARG_CREATE_VIRTUAL_DISPLAY_WIDTH),
+		.height = (int32_t)enc_ival(ev, REC_ARG_CREATE_VIRTUAL_DISPLAY_HEIGHT),
+		.vsync_period = -1, .dpi_x = -1, .dpi_y = -1, .config_group = -1 };
+	snprintf(info->queried, sizeof(info->queried), "none (a virtual display: its size is createVirtualDisplay's)");
+	return info;
 }

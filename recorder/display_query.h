@@ -41,6 +41,7 @@ struct rec_display_info {
 	uint32_t capability_count;
 	uint32_t capabilities[REC_MAX_DISPLAY_CAPS];
 	char queried[512];		/* the functions called, for the Note */
+	bool from_create;		/* a virtual display: facts from its createVirtualDisplay call, none queried */
 };
 
 /*
@@ -50,5 +51,16 @@ struct rec_display_info {
  * stays unknown.
  */
 void rec_display_query(struct rec_device *d, uint64_t display);
+
+struct rec_event;
+
+/*
+ * The facts of the virtual display a successful createVirtualDisplay call
+ * (ev) made: type VIRTUAL, connected, one config (id 0, active) of the
+ * call's size, nothing queried from the module (a virtual display has no
+ * hotplug, and its size is the call's). Returns a malloc'd info (free()),
+ * or NULL when ev gave no display or memory ran out.
+ */
+struct rec_display_info *rec_display_virtual(const struct rec_event *ev);
 
 #endif

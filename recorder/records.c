@@ -177,8 +177,14 @@ void rec_write_display(struct rec_worker *w, const struct rec_display_info *info
 	rec.display = &d;
 	rec_session_write(w, &rec);
 
-	snprintf(text, sizeof(text), "Display %llu: facts queried by the recorder itself after hotplug, "
-		"not recorded as calls: %s", (unsigned long long)info->display, info->queried);
+	if (info->from_create) {
+		snprintf(text, sizeof(text), "Display %llu: a virtual display, described from its "
+			"createVirtualDisplay call (size, type VIRTUAL, one config 0); queried: %s",
+			(unsigned long long)info->display, info->queried);
+	} else {
+		snprintf(text, sizeof(text), "Display %llu: facts queried by the recorder itself after hotplug, "
+			"not recorded as calls: %s", (unsigned long long)info->display, info->queried);
+	}
 	note.topic = "recorder-internal";
 	note.text = text;
 	rec = (Hwct__Record)HWCT__RECORD__INIT;

@@ -136,6 +136,22 @@ static void end_frames_before(struct rec_worker *w, const struct rec_event *ev)
 	}
 }
 
+/* A virtual display was created: its Display record, kept for keyframes and later sessions. */
+static void virtual_display(struct rec_worker *w, const struct rec_event *ev)
+{
+	struct rec_display_info *info = rec_display_virtual(ev);
+	struct rec_wdisplay *d;
+
+	if (!info) {
+		return;
+	}
+	rec_write_display(w, info);
+	d = rec_worker_display(w, info->display);
+	free(d->info);
+	d->info = info;
+	d->connected = true;
+}
+
 static void flush_call(struct rec_worker *w, struct rec_event *ev)
 {
 	struct rec_wdisplay *d = ev->has_display ? rec_worker_display(w, ev->display) : NULL;
@@ -154,10 +170,16 @@ static void flush_call(struct rec_worker *w, struct rec_event *ev)
 	}
 	rec_write_call(w, ev, ++w->seq);
 	watch_fences(w, ev);
+	if (ev->function == HWC2_FUNCTION_CREATE_VIRTUAL_DISPLAY && ev->error == HWC2_ERROR_NONE) {
+		virtual_display(w, ev);
+	}
 	if (!d) {
 		return;
 	}
 	switch (ev->function) {
+	case HWC2_FUNCTION_DESTROY_VIRTUAL_DISPLAY:
+		d->connected = ev->error != HWC2_ERROR_NONE && d->connected;	/* later sessions leave it out */
+		break;
 	case HWC2_FUNCTION_VALIDATE_DISPLAY:
 		d->validated = true;
 		break;

@@ -7,7 +7,8 @@ displays hotplugged, one virtual display created) through libhwc-record.so,
 as the HAL wrapper and under LD_PRELOAD. The trace must hold every display
 with every frame the client presented on it (`hwc-trace stats`), the
 hotplugs and Display records of the physical ones and the
-createVirtualDisplay call of the virtual one; `hwc-replay --profile` on a
+createVirtualDisplay call of the virtual one, with a Display record of its
+size made from that call; `hwc-replay --profile` on a
 real board with three CRTCs (BOARD) must replay every frame of every
 display, each display on a CRTC of its own.
 """
@@ -64,6 +65,11 @@ def main():
                 "physical displays %s" % (way, plugged, described, physical)
             assert created == virtual, "%s: createVirtualDisplay gave %s, the client drove %s" % (
                 way, created, virtual)
+            sizes = {r["display"]["id"]: [(c["width"], c["height"]) for c in r["display"].get("configs", [])]
+                     for r in records if r["kind"] == "display"}
+            for i in virtual:
+                assert sizes.get(i) == [tuple(int(n) for n in shown[i][1].split("x"))], \
+                    "%s: the virtual display's Display record: %s" % (way, sizes.get(i))
 
             results = os.path.join(d, "r.json")
             subprocess.run([hwc_replay, trace, "--profile", board, "--no-pixels", "--quiet", "--results", results],
