@@ -138,6 +138,8 @@ static bool capture_wait(struct recorder *r, struct rec_display_slot *s, uint64_
 	return true;
 }
 
+static void capture_release_wait(struct rec_call *c);
+
 /* Capture tickets and the release wait (recorder/README.md, "Capture before release"). */
 static void capture_bookkeeping(struct rec_call *c)
 {
@@ -154,6 +156,27 @@ static void capture_bookkeeping(struct rec_call *c)
 		s = rec_display_slot(r, c->display);
 		ev->ticket = atomic_fetch_add(&s->tickets, 1) + 1;
 		break;
+	case HWC2_FUNCTION_PRESENT_DISPLAY:
+	case HWC2_FUNCTION_GET_RELEASE_FENCES:
+		if (!r->cfg.capture_wait_ms) {
+			/* never waits: the worker checks each capture against its buffer's release fence */
+			break;
+		}
+		capture_release_wait(c);
+		break;
+	default:
+		break;
+	}
+}
+
+/* HWCT_CAPTURE_WAIT_MS > 0: present and getReleaseFences wait for the previous frames' captures. */
+static void capture_release_wait(struct rec_call *c)
+{
+	struct recorder *r = c->rec;
+	struct rec_event *ev = c->ev;
+	struct rec_display_slot *s;
+
+	switch (c->function) {
 	case HWC2_FUNCTION_PRESENT_DISPLAY: {
 		uint64_t target;
 

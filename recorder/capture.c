@@ -40,6 +40,7 @@ struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *
 		return NULL;
 	}
 	cap->fd = -1;
+	cap->release_fd = -1;
 	cap->fence_fd = fence_fd;
 	cap->slot = slot;
 	cap->ticket = ev->ticket;
@@ -78,6 +79,9 @@ void rec_capture_free(struct rec_capture *cap)
 	}
 	if (cap->fd >= 0) {
 		close(cap->fd);
+	}
+	if (cap->release_fd >= 0) {
+		close(cap->release_fd);
 	}
 	free(cap->damage);
 	free(cap);
@@ -246,9 +250,11 @@ static struct hwct_rect *delta_rects(const struct rec_capture *cap, const struct
 	return rects;
 }
 
+/* The hot path gave up waiting, or the buffer went back to its producer: its pixels may change. */
 static bool given_up(const struct rec_capture *cap)
 {
-	return cap->slot && cap->ticket <= atomic_load(&cap->slot->late);
+	return (cap->slot && cap->ticket <= atomic_load(&cap->slot->late)) || cap->released ||
+		(cap->release_fd >= 0 && fence_signalled(cap->release_fd));
 }
 
 /*

@@ -37,6 +37,13 @@ struct rec_capture {
 	bool client_target;
 	int fd;				/* dup of the buffer's fd, owned, -1 none */
 	int fence_fd;			/* acquire fence, borrowed from the event, -1 none */
+	/*
+	 * The buffer's release (worker_capture.c): the fence that hands it back
+	 * to its producer (a dup, owned, -1 none yet), or released when it was
+	 * handed back without a fence. Pixels read after that may be torn.
+	 */
+	int release_fd;
+	bool released;
 	bool has_buffer;
 	uint64_t buffer_id;		/* Buffer.id: inode of the buffer fd */
 	bool has_layout;

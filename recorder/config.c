@@ -13,7 +13,7 @@
 
 #define MIB (1024u * 1024u)
 #define DEFAULT_BUDGET_MB 256u
-#define DEFAULT_CAPTURE_WAIT_MS 4u
+#define DEFAULT_CAPTURE_WAIT_MS 0u	/* never wait: captures are checked against release fences */
 
 /* Every option the recorder reads; each has a property vendor.hwctrace.<lower-case tail>. */
 static const char *const option_names[] = {

@@ -301,8 +301,14 @@ static void dispatch(struct rec_worker *w, struct rec_event *ev)
 			rec_worker_note_damage(w, ev);
 			break;
 		case HWC2_FUNCTION_VALIDATE_DISPLAY:
+			arm(w, ev->display, false, 0);
+			break;
 		case HWC2_FUNCTION_PRESENT_DISPLAY:
 			arm(w, ev->display, false, 0);
+			rec_worker_note_release(w, ev);
+			break;
+		case HWC2_FUNCTION_GET_RELEASE_FENCES:
+			rec_worker_note_release(w, ev);
 			break;
 		case HWC2_FUNCTION_DESTROY_LAYER:
 			arm(w, ev->display, true, ev->layer);

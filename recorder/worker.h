@@ -96,6 +96,8 @@ void rec_worker_note_damage(struct rec_worker *w, const struct rec_event *ev);
 void rec_worker_damage_forget(struct rec_worker *w, uint64_t display, uint64_t layer, bool all);
 /* gives a buffer call its capture (which also names the buffer for its Buffer record) */
 void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev);
+/* getReleaseFences (layers) and presentDisplay (client target): the replaced buffers' release */
+void rec_worker_note_release(struct rec_worker *w, const struct rec_event *ev);
 /* validate/present (all layers) or destroyLayer (one): those captures may run */
 void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint64_t layer);
 void rec_worker_arm_all(struct rec_worker *w);

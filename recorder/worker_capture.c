@@ -3,6 +3,7 @@
  * captures attached to buffer calls, armed at validate/present, stepped,
  * and the per-display "resolved" ticket the hot path waits for.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,68 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
 
 		d->max_ticket = ev->ticket > d->max_ticket ? ev->ticket : d->max_ticket;
+	}
+}
+
+/*
+ * Gives every pending capture of (display, layer or client target) but the
+ * newest (the buffer still on screen) the release of fd: a dup of the fence
+ * that hands the replaced buffer back, or `released` when there is none.
+ */
+static void release_older(struct rec_worker *w, uint64_t display, bool client_target, uint64_t layer, int fd)
+{
+	struct rec_capture *newest = NULL;
+
+	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
+		struct rec_capture *cap = ev->capture;
+
+		if (cap && cap->has_buffer && cap->display == display && cap->client_target == client_target &&
+				(client_target || cap->layer == layer)) {
+			newest = cap;
+		}
+	}
+	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
+		struct rec_capture *cap = ev->capture;
+
+		if (!cap || cap == newest || cap->state == REC_CAPTURE_DONE || !cap->has_buffer ||
+				cap->display != display || cap->client_target != client_target ||
+				(!client_target && cap->layer != layer) || cap->released || cap->release_fd >= 0) {
+			continue;
+		}
+		if (fd < 0) {
+			cap->released = true;
+		} else {
+			cap->release_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+			/* no fd left to watch it by: the pixels cannot be trusted from now on */
+			cap->released = cap->release_fd < 0;
+		}
+	}
+}
+
+void rec_worker_note_release(struct rec_worker *w, const struct rec_event *ev)
+{
+	if (ev->function == HWC2_FUNCTION_GET_RELEASE_FENCES) {
+		const struct rec_arg *layers = &ev->args[REC_ARG_GET_RELEASE_FENCES_OUT_LAYERS];
+		const struct rec_arg *fences = &ev->args[REC_ARG_GET_RELEASE_FENCES_OUT_FENCES];
+		const uint64_t *ids;
+		const struct rec_fence *f;
+
+		if (!layers->present || layers->kind != REC_ARG_ARRAY || fences->kind != REC_ARG_FENCES ||
+				fences->count != layers->count) {
+			return;
+		}
+		ids = rec_arg_data(ev, layers);
+		f = rec_arg_data(ev, fences);
+		for (uint32_t k = 0; k < layers->count; k++) {
+			release_older(w, ev->display, false, ids[k], f[k].fd);
+		}
+	} else if (ev->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
+		/* a client target goes back to SurfaceFlinger when the next frame's present fence signals */
+		const struct rec_arg *a = &ev->args[REC_ARG_PRESENT_DISPLAY_OUT_PRESENT_FENCE];
+
+		if (ev->error == HWC2_ERROR_NONE) {
+			release_older(w, ev->display, true, 0, a->kind == REC_ARG_FENCE ? a->v.fence.fd : -1);
+		}
 	}
 }
 

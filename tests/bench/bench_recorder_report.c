@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#include <hardware/hwcomposer2.h>
 #include <hwct/hwc2_names.h>
 
 #include "bench_recorder.h"
@@ -137,6 +138,23 @@ static void print_traces(const struct bench_results *r)
 	}
 }
 
+/*
+ * Goal 1 of issue 16: with pixels on (new full-screen content every frame),
+ * presentDisplay through the wrapper never waits on capture: p99 <= direct
+ * p99 + 1 ms and mean <= direct mean + 0.3 ms.
+ */
+static void print_present_goal(const struct bench_results *r)
+{
+	struct bench_stat d = bench_stat_of(&r->samples[MODE_DIRECT], HWC2_FUNCTION_PRESENT_DISPLAY);
+	struct bench_stat w = bench_stat_of(&r->samples[MODE_PIXELS_ON], HWC2_FUNCTION_PRESENT_DISPLAY);
+	bool pass = w.p99 <= d.p99 + 1e6 && w.mean <= d.mean + 0.3e6;
+
+	printf("presentDisplay, pixels on: mean %.1f µs p99 %.1f µs; direct mean %.1f µs p99 %.1f µs; "
+		"wrapper - direct: mean %+.1f µs (goal ≤ +300), p99 %+.1f µs (goal ≤ +1000): %s\n",
+		w.mean / 1e3, w.p99 / 1e3, d.mean / 1e3, d.p99 / 1e3, (w.mean - d.mean) / 1e3, (w.p99 - d.p99) / 1e3,
+		pass ? "PASS" : "FAIL");
+}
+
 /* Medians: what a typical call costs, beside the means that rare long waits pull up. */
 static void print_medians(const struct bench_results *r)
 {
@@ -180,6 +198,7 @@ void bench_report_print(const struct bench_results *r)
 	print_wrapper(r, MODE_PIXELS_ON, "pixels-on", direct, base);
 	printf("overhead = wrapper - direct (mean - mean, p99 - p99); ÷ tracepoint uses %s\n", base_name);
 	print_medians(r);
+	print_present_goal(r);
 	print_functions(r);
 	print_traces(r);
 }

@@ -81,3 +81,44 @@ int case_capture_late(void)
 	test_client_finish(&c);
 	return 0;
 }
+
+/*
+ * The default (HWCT_CAPTURE_WAIT_MS 0): presentDisplay and getReleaseFences
+ * never wait for captures. With acquire fences that never signal, no
+ * capture can start before the fake hands the buffer back (its release
+ * fence signals at the next present): each such capture is marked late in
+ * its call and counted, none is stored, no call waited for one, and the
+ * session ends (no deadlock).
+ */
+int case_capture_released(void)
+{
+	char out[700], frames[16];
+	const char *env[] = { out, NULL };
+	const char *args[] = { "--small", "--frames", frames, "--frame-sleep-us", "1000", "--acquire-unsignalled",
+		NULL };
+	struct late_calls lc = { 0 };
+	struct test_client c;
+	struct test_trace t;
+	char trace[600];
+
+	snprintf(trace, sizeof(trace), "%s", test_path("trace.zst"));
+	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", trace);
+	snprintf(frames, sizeof(frames), "%d", FRAMES * 2);
+	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
+	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
+	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
+	if (c.status == 0 && test_trace_scan(trace, &t, on_call, &lc)) {
+		fprintf(stderr, "%u presentDisplay (%u waited), %u getReleaseFences (%u slow), captures %llu ok %llu late\n",
+			lc.presents, lc.presents_waited, lc.releases, lc.releases_slow,
+			(unsigned long long)t.captures_ok, (unsigned long long)t.captures_late);
+		CHECK(lc.presents == FRAMES * 2, "%u presentDisplay calls, %d frames", lc.presents, FRAMES * 2);
+		CHECK(lc.presents_waited == 0, "%u presentDisplay waited", lc.presents_waited);
+		CHECK(lc.releases_slow == 0, "%u getReleaseFences waited", lc.releases_slow);
+		CHECK(t.captures_late > 0, "no capture is late");
+		/* every frame's layer with an unsignalled fence is released, by the next present, before any read */
+		CHECK(t.captures_late >= FRAMES * 2 - 1, "%llu captures late", (unsigned long long)t.captures_late);
+		CHECK(t.stats && t.closed, "the trace has no CaptureStats or was not closed");
+	}
+	test_client_finish(&c);
+	return 0;
+}

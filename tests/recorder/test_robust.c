@@ -16,6 +16,7 @@ static const struct test_case cases[] = {
 	{ "passthrough-null-functions", case_passthrough_null },
 	{ "sanitized", case_sanitized },
 	{ "capture-late", case_capture_late },
+	{ "capture-released", case_capture_released },
 };
 
 int main(int argc, char **argv)
