@@ -99,9 +99,6 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "hwc-trace: warning: <message>" to stderr. */
 void cli_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The --json error of a build without json-c; returns CLI_EXIT_FAILURE. */
-int cli_no_json(const struct cli_command *cmd);
-
 /*
  * Output on stdout: fully buffered, SIGPIPE ignored so that a closed pipe
  * (`| head`) shows as EPIPE. cli_out_broken() says when to stop writing;
@@ -116,9 +113,9 @@ bool cli_out_finish(void);
 const char *cli_format_seconds(char *buf, size_t size, uint64_t ns);
 
 /*
- * The start every command shares: option parsing with --help, --json
- * (CLI_KEY_JSON) only where the build has json-c, the count of positional
- * arguments, and the trace (the first of them) opened for reading.
+ * The start every command shares: option parsing with --help and --json
+ * (CLI_KEY_JSON), the count of positional arguments, and the trace (the
+ * first of them) opened for reading.
  */
 #define CLI_KEY_JSON (-3)	/* the key to give "json" in a command's option table */
 #define CLI_CONTINUE (-1)	/* cli_run_begin(): the command goes on */
@@ -147,7 +144,7 @@ struct cli_run_args {
 struct cli_run {
 	const struct cli_command *cmd;
 	struct cli_parser p;		/* p.positional: the arguments (argv's strings) */
-	bool json;			/* --json given (and the build has json-c) */
+	bool json;			/* --json given */
 	struct hwct_reader *reader;	/* the first positional argument, owned; NULL when args->files is 0 */
 };
 
@@ -184,7 +181,7 @@ struct cli_report_impl {
 	/* Why reading stopped before the end (owned by facts), NULL when it did not. */
 	const struct hwct_error *(*stopped)(const void *facts);
 	void (*print_text)(FILE *f, const char *path, const void *facts);
-	/* Returns 0 or -ENOMEM. NULL in builds without json-c: --json is then an error. */
+	/* Returns 0 or -ENOMEM. */
 	int (*print_json)(FILE *f, const char *path, const void *facts);
 	/* Frees what facts own. */
 	void (*finish)(void *facts);

@@ -70,13 +70,6 @@ void cli_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int cli_no_json(const struct cli_command *cmd)
-{
-	cli_error("%s --json: %s was built without json-c (configure with -Djson=enabled)", cmd->name,
-		CLI_PROGRAM);
-	return CLI_EXIT_FAILURE;
-}
-
 const char *cli_format_seconds(char *buf, size_t size, uint64_t ns)
 {
 	snprintf(buf, size, "%llu.%06llu", (unsigned long long)(ns / 1000000000u),

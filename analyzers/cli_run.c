@@ -2,7 +2,6 @@
 #include <hwct/reader.h>
 
 #include "cli.h"
-#include "hwct_config.h"
 
 static int parse(struct cli_run *run, const struct cli_run_args *args, void *ctx)
 {
@@ -33,9 +32,6 @@ static int parse(struct cli_run *run, const struct cli_run_args *args, void *ctx
 	if (args->unavailable) {
 		cli_error("%s", args->unavailable);
 		return CLI_EXIT_FAILURE;
-	}
-	if (run->json && !HWCT_HAVE_JSON) {
-		return cli_no_json(cmd);
 	}
 	return CLI_CONTINUE;
 }

@@ -13,7 +13,6 @@
 
 #include "cli.h"
 #include "diff.h"
-#include "hwct_config.h"
 
 enum {
 	OPT_JSON = 256,
@@ -77,13 +76,11 @@ static int finish_report(struct diff_report *r, bool json)
 	if (r->out_of_memory) {
 		cli_error("out of memory");
 	} else {
-#if HWCT_HAVE_JSON
 		if (json && diff_report_print_json(stdout, r) < 0) {
 			cli_error("out of memory");
 			diff_report_finish(r);
 			return DIFF_EXIT_ERROR;
 		}
-#endif
 		if (!json) {
 			diff_report_print_text(stdout, r);
 		}
@@ -112,7 +109,6 @@ static int diff_two_traces(const char *a, const char *b, const struct diff_args 
 	return finish_report(&r, args->json);
 }
 
-#if HWCT_HAVE_JSON
 /* The results at path, with only the frames of display (UINT64_MAX: all). */
 static struct diff_results *load(const char *path, uint64_t display)
 {
@@ -151,7 +147,6 @@ static int agreement(const char *trace, const char *results, const struct diff_a
 	diff_results_destroy(res);
 	return ret;
 }
-#endif
 
 static int run_diff(const struct cli_command *cmd, char **files, size_t count, const struct diff_args *args)
 {
@@ -170,7 +165,6 @@ static int run_diff(const struct cli_command *cmd, char **files, size_t count, c
 	if (!against_recorded && kinds[0] == INPUT_TRACE && kinds[1] == INPUT_TRACE) {
 		return diff_two_traces(files[0], files[1], args);
 	}
-#if HWCT_HAVE_JSON
 	if (against_recorded) {
 		return agreement(NULL, files[0], args);
 	}
@@ -179,10 +173,6 @@ static int run_diff(const struct cli_command *cmd, char **files, size_t count, c
 	}
 	/* a trace and results: the agreement of the replay with the recording */
 	return kinds[0] == INPUT_TRACE ? agreement(files[0], files[1], args) : agreement(files[1], files[0], args);
-#else
-	cli_error("diff: reading hwc-replay results needs json-c (%s was built without it)", CLI_PROGRAM);
-	return DIFF_EXIT_ERROR;
-#endif
 }
 
 static int option(const struct cli_command *cmd, const struct cli_parser *p, int key, void *ctx)
@@ -231,7 +221,7 @@ static int check(const struct cli_command *cmd, const struct cli_parser *p, void
 	return 0;
 }
 
-/* diff exits 2 on every error (diff(1)): its --json is its own. */
+/* diff exits 2 on every error (diff(1)); its --json is its own option. */
 static const struct cli_run_args run_args = {
 	.options = options,
 	.option = option,
@@ -247,12 +237,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 	if (ret != CLI_CONTINUE) {
 		return ret == CLI_EXIT_OK ? ret : DIFF_EXIT_ERROR;
 	}
-	if (a.json && !HWCT_HAVE_JSON) {
-		cli_no_json(cmd);
-		ret = DIFF_EXIT_ERROR;
-	} else {
-		ret = run_diff(cmd, run.p.positional, run.p.positional_count, &a);
-	}
+	ret = run_diff(cmd, run.p.positional, run.p.positional_count, &a);
 	cli_run_end(&run);
 	return ret;
 }

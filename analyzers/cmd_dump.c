@@ -12,7 +12,6 @@
 #include "cli.h"
 #include "dump.h"
 #include "frame_range.h"
-#include "hwct_config.h"
 #include "pb.h"
 
 enum {
@@ -107,16 +106,11 @@ static int dump(struct hwct_reader *r, const struct dump_filter *filter, bool js
 			break;
 		}
 		if (own >= filter->first && selected(filter, rec)) {
-#if HWCT_HAVE_JSON
 			if (json) {
 				ret = dump_json_record(stdout, rec, opts);
 			} else {
 				dump_text_record(stdout, rec, opts);
 			}
-#else
-			(void)json;
-			dump_text_record(stdout, rec, opts);
-#endif
 		}
 		if (cli_out_broken() ||
 			(rec->kind_case == HWCT__RECORD__KIND_FRAME_END && own >= filter->last)) {

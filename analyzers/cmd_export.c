@@ -10,11 +10,8 @@
 
 #include "cli.h"
 #include "export.h"
-#include "hwct_config.h"
 
-#if HWCT_HAVE_JSON
 #include <json-c/json.h>
-#endif
 
 enum {
 	OPT_FORMAT = 256,
@@ -28,7 +25,6 @@ static const struct cli_option options[] = {
 
 static void print_summary(FILE *f, const char *out, const struct export_events *ev, bool json)
 {
-#if HWCT_HAVE_JSON
 	if (json) {
 		struct json_object *o = json_object_new_object();
 
@@ -47,7 +43,6 @@ static void print_summary(FILE *f, const char *out, const struct export_events *
 		json_object_put(o);
 		return;
 	}
-#endif
 	(void)json;
 	fprintf(f, "%s: %zu events: %" PRIu64 " calls, %" PRIu64 " frame ends, %" PRIu64 " fence signals (%" PRIu64
 		" with a flow from their call), %" PRIu64 " callbacks on %zu displays\n", out, ev->count, ev->calls,

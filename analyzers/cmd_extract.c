@@ -2,7 +2,7 @@
  * hwc-trace extract: one display frame's layer buffers as PNG files, the
  * client target when captured, a preview of the whole stack composed by
  * the pixman compositor and a frame.json describing them (extract_*.c;
- * needs libpng and json-c: HWCT_HAVE_EXTRACT).
+ * needs libpng: HWCT_HAVE_EXTRACT).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -105,7 +105,7 @@ static const struct cli_run_args run_args = {
 	.files = 2,
 	.files_needed = "FILE and OUT_DIR are needed",
 #if !HWCT_HAVE_EXTRACT
-	.unavailable = "extract: " CLI_PROGRAM " was built without libpng or json-c",
+	.unavailable = "extract: " CLI_PROGRAM " was built without libpng (-Dpng)",
 #endif
 };
 

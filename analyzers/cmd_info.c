@@ -10,7 +10,6 @@
 #include <hwct/hwc2_names.h>
 
 #include "cli.h"
-#include "hwct_config.h"
 #include "info.h"
 #include "pb.h"
 
@@ -212,12 +211,10 @@ static const struct hwct_error *stopped(const void *arg)
 	return facts->complete ? NULL : &facts->error;
 }
 
-#if HWCT_HAVE_JSON
 static int print_json(FILE *f, const char *path, const void *facts)
 {
 	return info_print_json(f, path, facts);
 }
-#endif
 
 static void finish(void *facts)
 {
@@ -229,9 +226,7 @@ static const struct cli_report_impl report = {
 	.collect = collect,
 	.stopped = stopped,
 	.print_text = print_text,
-#if HWCT_HAVE_JSON
 	.print_json = print_json,
-#endif
 	.finish = finish,
 };
 

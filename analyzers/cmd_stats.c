@@ -8,7 +8,6 @@
 #include <inttypes.h>
 
 #include "cli.h"
-#include "hwct_config.h"
 #include "stats.h"
 
 static double percent(uint64_t part, uint64_t whole)
@@ -132,12 +131,10 @@ static const struct hwct_error *stopped(const void *arg)
 	return facts->complete ? NULL : &facts->error;
 }
 
-#if HWCT_HAVE_JSON
 static int print_json(FILE *f, const char *path, const void *facts)
 {
 	return stats_print_json(f, path, facts);
 }
-#endif
 
 static void finish(void *facts)
 {
@@ -149,9 +146,7 @@ static const struct cli_report_impl report = {
 	.collect = collect,
 	.stopped = stopped,
 	.print_text = print_text,
-#if HWCT_HAVE_JSON
 	.print_json = print_json,
-#endif
 	.finish = finish,
 };
 

@@ -10,12 +10,9 @@
 
 #include "cli.h"
 #include "frame_range.h"
-#include "hwct_config.h"
 #include "trim.h"
 
-#if HWCT_HAVE_JSON
 #include <json-c/json.h>
-#endif
 
 enum {
 	OPT_FRAMES = 256,
@@ -48,7 +45,6 @@ static void print_text(FILE *f, const char *in, const char *out, const struct tr
 	fprintf(f, "\n  size          %" PRIu64 " bytes\n", r->out_size);
 }
 
-#if HWCT_HAVE_JSON
 static int print_json(FILE *f, const char *in, const char *out, const struct trim_report *r)
 {
 	struct json_object *o = json_object_new_object();
@@ -76,7 +72,6 @@ static int print_json(FILE *f, const char *in, const char *out, const struct tri
 	json_object_put(o);
 	return ok ? 0 : -ENOMEM;
 }
-#endif
 
 struct trim_args {
 	struct frame_range range;
@@ -135,12 +130,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		ret = CLI_EXIT_FAILURE;
 	} else {
 		ret = CLI_EXIT_OK;
-#if HWCT_HAVE_JSON
 		if (run.json && print_json(stdout, in, out, &report) < 0) {
 			cli_error("out of memory");
 			ret = CLI_EXIT_FAILURE;
 		}
-#endif
 		if (!run.json) {
 			print_text(stdout, in, out, &report);
 		}

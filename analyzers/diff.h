@@ -74,7 +74,7 @@ bool diff_report_differs(const struct diff_report *r);
 /* Prints the differences, then the summary table. */
 void diff_report_print_text(FILE *f, const struct diff_report *r);
 
-/* One JSON object (json-c builds). Returns 0 or -ENOMEM. */
+/* One JSON object. Returns 0 or -ENOMEM. */
 int diff_report_print_json(FILE *f, const struct diff_report *r);
 
 void diff_report_finish(struct diff_report *r);

@@ -15,11 +15,8 @@
 #include <hwct/hwc2_names.h>
 
 #include "diff.h"
-#include "hwct_config.h"
 
-#if HWCT_HAVE_JSON
 #include <json-c/json.h>
-#endif
 
 #define AGREE_REASONS_MAX 16
 
@@ -308,7 +305,6 @@ static void print_text(FILE *f, const char *source, const char *results_path, co
 	}
 }
 
-#if HWCT_HAVE_JSON
 static int print_json(FILE *f, const char *source, const char *results_path, const struct agreement *ag)
 {
 	struct json_object *root = json_object_new_object(), *layers = json_object_new_array();
@@ -369,7 +365,6 @@ static int print_json(FILE *f, const char *source, const char *results_path, con
 	json_object_put(root);
 	return 0;
 }
-#endif
 
 int diff_agreement(FILE *f, const char *trace_path, const char *results_path, const struct diff_results *res,
 	bool json, bool verbose)
@@ -393,11 +388,9 @@ int diff_agreement(FILE *f, const char *trace_path, const char *results_path, co
 		ret = -ENOMEM;
 	}
 	if (ret == 0) {
-#if HWCT_HAVE_JSON
 		if (json) {
 			ret = print_json(f, trace_path ? trace_path : results_path, results_path, &ag);
 		}
-#endif
 		if (!json) {
 			print_text(f, trace_path ? trace_path : "the results' \"recorded\"", results_path, res, &ag, verbose);
 		}

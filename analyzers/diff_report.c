@@ -6,11 +6,8 @@
 #include <string.h>
 
 #include "diff.h"
-#include "hwct_config.h"
 
-#if HWCT_HAVE_JSON
 #include <json-c/json.h>
-#endif
 
 static char *vformat(const char *fmt, va_list args) __attribute__((format(printf, 1, 0)));
 
@@ -140,7 +137,6 @@ void diff_report_print_text(FILE *f, const struct diff_report *r)
 	}
 }
 
-#if HWCT_HAVE_JSON
 int diff_report_print_json(FILE *f, const struct diff_report *r)
 {
 	struct json_object *root = json_object_new_object(), *entries = json_object_new_array();
@@ -189,7 +185,6 @@ int diff_report_print_json(FILE *f, const struct diff_report *r)
 	json_object_put(root);
 	return 0;
 }
-#endif
 
 void diff_report_finish(struct diff_report *r)
 {

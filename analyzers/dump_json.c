@@ -1,4 +1,4 @@
-/* Records as JSON Lines (dump.h); json-c builds only. */
+/* Records as JSON Lines (dump.h). */
 #include <errno.h>
 
 #include <json-c/json.h>

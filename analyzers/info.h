@@ -56,7 +56,7 @@ int info_collect(struct hwct_reader *r, struct info_facts *facts);
 /* Frees what facts own. */
 void info_facts_finish(struct info_facts *facts);
 
-/* Prints facts as one JSON object (json-c builds only). Returns 0 or -ENOMEM. */
+/* Prints facts as one JSON object. Returns 0 or -ENOMEM. */
 int info_print_json(FILE *f, const char *path, const struct info_facts *facts);
 
 #endif

@@ -1,4 +1,4 @@
-/* `hwc-trace info --json` (info.h); json-c builds only. Missing facts are null. */
+/* `hwc-trace info --json` (info.h). Missing facts are null. */
 #include <errno.h>
 #include <stdio.h>
 

@@ -21,10 +21,8 @@ static const struct cli_command *const commands[] = {
 	&cmd_extract,
 	&cmd_trim,
 	&cmd_import_winscope,
-#if HWCT_HAVE_JSON
 	&cmd_board,
 	&cmd_report,
-#endif
 };
 
 #define COMMAND_COUNT (sizeof(commands) / sizeof(commands[0]))
@@ -101,7 +99,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0) {
-		printf("%s %s (json output: %s)\n", CLI_PROGRAM, HWCT_VERSION, HWCT_HAVE_JSON ? "yes" : "no");
+		printf("%s %s\n", CLI_PROGRAM, HWCT_VERSION);
 		return CLI_EXIT_OK;
 	}
 	if (strcmp(argv[1], "help") == 0) {

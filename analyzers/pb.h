@@ -95,7 +95,7 @@ struct pbjson_options {
 };
 
 /*
- * The JSON object of m (json-c builds only): members named as in the .proto,
+ * The JSON object of m: members named as in the .proto,
  * 64-bit integers beyond 2^53 as strings, bytes as hex up to 64 bytes, else
  * {"bytes": N}; Call.function gets a "function_name" member. Returns a new
  * reference, NULL on ENOMEM.

@@ -1,4 +1,4 @@
-/* Protobuf-c messages as json-c objects by reflection (pb.h); json-c builds only. */
+/* Protobuf-c messages as json-c objects by reflection (pb.h). */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

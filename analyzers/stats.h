@@ -98,7 +98,7 @@ const char *stats_composition_name(size_t i);
 /* The name of capture slot i ("OK", ..., "OTHER"). */
 const char *stats_capture_name(size_t i);
 
-/* Prints facts as one JSON object (json-c builds only). Returns 0 or -ENOMEM. */
+/* Prints facts as one JSON object. Returns 0 or -ENOMEM. */
 int stats_print_json(FILE *f, const char *path, const struct stats_facts *facts);
 
 #endif

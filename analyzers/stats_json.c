@@ -1,4 +1,4 @@
-/* `hwc-trace stats --json` (stats.h); json-c builds only. Unknown values are null. */
+/* `hwc-trace stats --json` (stats.h). Unknown values are null. */
 #include <errno.h>
 #include <stdio.h>
 

@@ -7,7 +7,7 @@
  * "frames" array. Each reader then takes the members it needs through the
  * typed getters below, whose errors name the file and the JSON path
  * ("good.json: frames[3].plan[1].plane: expected an integer or null, found
- * string"); syntax errors name the byte offset. json-c builds only.
+ * string"); syntax errors name the byte offset.
  */
 #ifndef HWCT_COMMON_RESULTS_LOAD_H
 #define HWCT_COMMON_RESULTS_LOAD_H

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include "hwct_config.h"
 #include "replay_env.h"
 
 #if HWCT_HAVE_GL

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hwct_config.h"
 #include "board.h"
 #include "replay_target.h"
 

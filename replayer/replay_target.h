@@ -17,6 +17,7 @@
 
 #include <hwct/error.h>
 
+#include "hwct_config.h"
 #include "backend.h"
 #include "replay.h"
 

@@ -20,6 +20,7 @@
 #include <drm_fourcc.h>
 #include <linux/dma-buf.h>
 
+#include "hwct_config.h"
 #include "backend_hwc2_private.h"
 #include "fence_wait.h"
 

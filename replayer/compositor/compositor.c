@@ -11,6 +11,7 @@
 
 #include <hardware/hwcomposer2.h>
 
+#include "hwct_config.h"
 #include "compositor.h"
 #include "compositor_impls.h"
 #include "format.h"

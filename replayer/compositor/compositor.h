@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hwct_config.h"
 #include "scene.h"
 
 /*

@@ -2,6 +2,7 @@
 #ifndef HWCT_COMP_IMPLS_H
 #define HWCT_COMP_IMPLS_H
 
+#include "hwct_config.h"
 #include "compositor.h"
 
 /* pixman.c: the CPU reference. */

@@ -12,6 +12,9 @@
 
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
+
+#include "hwct_config.h"
+
 #if HWCT_HAVE_GBM
 #include <gbm.h>
 #endif

@@ -11,7 +11,6 @@
 
 #include "tests.h"
 
-#if HWCT_HAVE_JSON
 #include "testjson.h"
 
 static void hex(char *out, const uint8_t *data, size_t size)
@@ -240,22 +239,6 @@ int test_dump_records(struct fixture *fx)
 	test_run_finish(&run);
 	return 0;
 }
-#else
-int test_dump_json(struct fixture *fx)
-{
-	return TEST_SKIP;
-}
-
-int test_dump_json_no_blob_data(struct fixture *fx)
-{
-	return TEST_SKIP;
-}
-
-int test_dump_records(struct fixture *fx)
-{
-	return TEST_SKIP;
-}
-#endif
 
 /* Lines of `dump` text that start with prefix and contain needle (NULL: any). */
 static size_t count_lines(char **lines, size_t n, const char *prefix, const char *needle)
@@ -294,11 +277,7 @@ int test_dump_frames(struct fixture *fx, const char *range, uint64_t first, uint
 	for (size_t i = 0; i < fx->gen.count; i++) {
 		gen_count += fx->gen.items[i].frame >= first && fx->gen.items[i].frame <= last;
 	}
-#if HWCT_HAVE_JSON
 	check_dump(fx, args, records, expect, count, false);
-#else
-	(void)args;
-#endif
 	/* the written records of the range are all among them */
 	for (size_t i = 0, seen = 0; i <= count; i++) {
 		if (i == count) {

@@ -7,9 +7,7 @@
 
 #include "tests.h"
 
-#if HWCT_HAVE_JSON
 #include "testjson.h"
-#endif
 
 /* Sizes and counts of the file as the tests read it. */
 struct file_facts {
@@ -111,7 +109,6 @@ static const char *truncated_copy(struct fixture *fx, uint64_t *cut_at)
 	return path;
 }
 
-#if HWCT_HAVE_JSON
 static void check_environment(struct json_object *info, const struct gen_trace *gen)
 {
 	struct json_object *caps = tj_get(info, "environment.hwc2_capability_names");
@@ -270,12 +267,6 @@ static void info_truncated_json(struct fixture *fx, const char *path, uint64_t c
 	json_object_put(info);
 	test_run_finish(&run);
 }
-#else
-int test_info_json(struct fixture *fx)
-{
-	return TEST_SKIP;
-}
-#endif
 
 int test_info_truncated(struct fixture *fx)
 {
@@ -296,8 +287,6 @@ int test_info_truncated(struct fixture *fx)
 	CHECK_MSG(test_contains(run.err, "warning") && test_contains(run.err, "did not finish") &&
 		!test_contains(run.err, "error:"), "stderr: %s", run.err);
 	test_run_finish(&run);
-#if HWCT_HAVE_JSON
 	info_truncated_json(fx, args[1], cut_at);
-#endif
 	return 0;
 }

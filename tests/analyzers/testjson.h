@@ -1,4 +1,4 @@
-/* Reading the tools' JSON in the tests (json-c builds only). */
+/* Reading the tools' JSON in the tests. */
 #ifndef HWCT_TESTS_ANALYZERS_TESTJSON_H
 #define HWCT_TESTS_ANALYZERS_TESTJSON_H
 
