@@ -7,7 +7,7 @@
 
 #include "crash.h"
 
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM };
 #define FATAL_COUNT (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 
 static struct sigaction previous[FATAL_COUNT];

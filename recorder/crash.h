@@ -1,6 +1,8 @@
 /*
  * The trace survives its host process dying: on a fatal signal (SIGSEGV,
- * SIGBUS, SIGILL, SIGFPE, SIGABRT) delivered to any thread but the
+ * SIGBUS, SIGILL, SIGFPE, SIGABRT; and SIGTERM, the request to end that
+ * hwc-replay's --hwc2 supervisor sends a hung module's process before it
+ * kills it) delivered to any thread but the
  * recorder's worker, the handler asks the worker to quit, waits for it
  * (at most REC_CRASH_WAIT_MS) to write what was queued and finish the
  * trace (its index and seek table), then puts the previous handler back

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backend_watch.h"
@@ -21,6 +22,12 @@
 #include "replay_session.h"
 
 #define TICK_MS 100
+/*
+ * A hung child is asked to end (SIGTERM) this long before it is killed:
+ * long enough for libhwc-record.so around the module to finish its trace
+ * (recorder/crash.h, at most 3 s).
+ */
+#define STOP_GRACE_MS 4000
 
 struct replay_guard_state {
 	struct backend_watch watch;
@@ -167,6 +174,22 @@ static int report(const struct replay_options *opts, struct replay_guard_state *
 	return opts->expect ? REPLAY_EXIT_REGRESSION : REPLAY_EXIT_FAILED;
 }
 
+/* Ends a hung child: SIGTERM, and SIGKILL when it is still there STOP_GRACE_MS later; reaps it. */
+static void stop_child(pid_t pid, int *status)
+{
+	kill(pid, SIGTERM);
+	for (int i = 0; i < STOP_GRACE_MS / 10; i++) {
+		struct timespec tick = { .tv_nsec = 10 * 1000000 };
+
+		if (waitpid(pid, status, WNOHANG) == pid) {
+			return;
+		}
+		nanosleep(&tick, NULL);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, status, 0);
+}
+
 int replay_guard_run(const struct replay_options *opts)
 {
 	unsigned timeout = replay_guard_timeout(opts);
@@ -213,8 +236,7 @@ int replay_guard_run(const struct replay_options *opts)
 		}
 		backend_watch_read(&g->watch, call, sizeof(call), &frame, &start);
 		if (timeout && start && backend_watch_now_ns() - start > (int64_t)timeout * 1000000000) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			stop_child(pid, &status);
 			ret = report(opts, g, 0, timeout);
 			goto done;
 		}

@@ -26,6 +26,9 @@
   crash-close     a crash in close() (--hwc2-end close): every frame's
                   results complete, the report names close after the last
                   frame, exit 5
+  record-faults   the same faults through libhwc-record.so (the supervisor
+                  ends a hung child with SIGTERM first): each recording is
+                  finished and readable, holding every frame before the fault
   end-sequence    --hwc2-call-log: the end of a session as docs/hwc2-sequence.md
                   states it, by default (callbacks unregistered, layers
                   destroyed, one empty validate/accept/present, no close)
@@ -43,6 +46,7 @@ import tempfile
 
 REPLAY, FAKE, TRACES = os.environ["HWCT_REPLAY"], os.environ["HWCT_TEST_FAKE"], os.environ["HWCT_TRACES"]
 FAULTY = os.environ.get("HWCT_TEST_FAULTY")
+RECORD, HWC_TRACE = os.environ.get("HWCT_RECORDER"), os.environ.get("HWCT_TRACE_TOOL")
 
 
 def fail(msg):
@@ -258,6 +262,32 @@ def case_crash_close(tmp):
     if not r["complete"] or r["error"] is not None:
         fail("crash-close: the results of a run whose frames all played: complete %r, error %r" % (
             r["complete"], r["error"]))
+
+
+def case_record_faults(tmp):
+    """Through libhwc-record.so: the recording up to a crash or a hang is a finished, readable trace."""
+    become_subreaper()
+    module = faulty_copy(tmp)
+    asan = os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
+    # the abort runs under the default time limit: the recorder's crash handler may take up to 3 s
+    for fault, frames, extra in (("abort:presentDisplay:6", 5, []), ("crash:validateDisplay:3", 2, []),
+                                 ("hang:presentDisplay:3", 2, ["--hwc2-timeout", "1"])):
+        out = os.path.join(tmp, fault.replace(":", "-") + ".zst")
+        replay(tmp, "home", "--frames", "0-39", "--quiet", *extra, results=fault.replace(":", "-") + ".json",
+               status=5, module=RECORD,
+               env={"HWCT_REAL_MODULE": module, "HWCT_OUTPUT": out, "FAKE_HWC2_FAULT": fault,
+                    "ASAN_OPTIONS": asan.lstrip(":")})
+        run = subprocess.run([HWC_TRACE, "info", "--json", out], capture_output=True, text=True)
+        if run.returncode != 0 or run.stderr.strip():
+            fail("%s: hwc-trace info: exit %d: %s" % (fault, run.returncode, run.stderr.strip()))
+        info = json.loads(run.stdout)
+        if not info["complete"] or info["counts"]["display_frames"] != frames:
+            fail("%s: the recording: complete %r, %d display frames, expected %d" % (
+                fault, info["complete"], info["counts"]["display_frames"], frames))
+        left = processes_holding(module) + unreaped_children()
+        if left:
+            fail("%s: processes left: %s" % (fault, left))
+        print("%s: the recording is finished and holds %d frames" % (fault, frames))
 
 
 def call_log(tmp, *args):
