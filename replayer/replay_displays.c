@@ -2,10 +2,12 @@
  * The displays of a trace of several (replay_session.h): without
  * --display, a --profile or --device run shows the first display on the
  * run's target and each later one on a CRTC of its own (--device: on a
- * connected connector no earlier display drives). A display that gets no
- * CRTC is reported, in the summary and the results' totals, and its frames
- * are skipped: never merged onto another display's CRTC.
+ * connected connector no earlier display drives); --hwc2 shows the first
+ * on the module's first display. A display that gets no CRTC (or module
+ * display) is reported, in the summary and the results' totals, and its
+ * frames are skipped: never merged onto another display's.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
@@ -60,7 +62,12 @@ static struct replay_display_slot *open_slot(struct replay_session *s, const str
 	}
 	s->slot_count++;
 	replay_progress_end(&s->progress);
-	if (replay_target_open(&slot->target, s->target_kind, s->target.arg, &cfg, &err) < 0) {
+	if (s->target_kind == REPLAY_TARGET_HWC2) {
+		hwct_error_set(&err, -ENOTSUP, s->target.arg, UINT64_MAX, "--hwc2 drives the module's first display "
+			"only (--display ID replays another one there)");
+	}
+	if (s->target_kind == REPLAY_TARGET_HWC2 ||
+		replay_target_open(&slot->target, s->target_kind, s->target.arg, &cfg, &err) < 0) {
 		snprintf(slot->reason, sizeof(slot->reason), "%.*s", (int)sizeof(slot->reason) - 1, err.message);
 		replay_note(s->opts->quiet, "display %" PRIu64 ": not replayed, its frames skipped (never merged onto "
 			"another display's CRTC): %s", f->display, err.message);
@@ -98,7 +105,8 @@ struct replay_target *replay_displays_target(struct replay_session *s, const str
 	struct replay_map **map)
 {
 	struct replay_display_slot *slot = NULL;
-	bool several = s->target_kind == REPLAY_TARGET_PROFILE || s->target_kind == REPLAY_TARGET_DEVICE;
+	bool several = s->target_kind == REPLAY_TARGET_PROFILE || s->target_kind == REPLAY_TARGET_DEVICE ||
+		s->target_kind == REPLAY_TARGET_HWC2;
 
 	*map = &s->map;
 	if (!several || s->opts->has_display) {
