@@ -1,10 +1,8 @@
-/* Scratch files and program runs of the analyzer tests (testutil.h). */
+/* Scratch files of the analyzer tests (testutil.h). */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -94,42 +92,6 @@ bool test_file_exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0;
-}
-
-void test_run(struct test_run *run, const char *const *argv)
-{
-	const char *out_path = test_path(".run-out"), *err_path = test_path(".run-err");
-	int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	int status;
-	size_t err_size;
-	pid_t pid;
-
-	CHECK(out >= 0 && err >= 0);
-	fflush(NULL);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		dup2(out, STDOUT_FILENO);
-		dup2(err, STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(out);
-	close(err);
-	CHECK(waitpid(pid, &status, 0) == pid);
-	run->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	run->out = (char *)test_read_file(out_path, &run->out_size);
-	run->err = (char *)test_read_file(err_path, &err_size);
-	unlink(out_path);
-	unlink(err_path);
-}
-
-void test_run_finish(struct test_run *run)
-{
-	free(run->out);
-	free(run->err);
-	*run = (struct test_run){ 0 };
 }
 
 size_t test_lines(char *text, char ***lines)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"	/* CHECK, CHECK_MSG, CHECK_EQ_U64: fatal */
+#include "run.h"	/* test_run */
 
 #define TEST_SKIP 77	/* meson: the test was skipped */
 
@@ -27,22 +28,6 @@ uint8_t *test_read_file(const char *path, size_t *size);
 void test_write_file(const char *path, const void *data, size_t size);
 
 bool test_file_exists(const char *path);
-
-/* What a run of a program produced. */
-struct test_run {
-	int status;		/* exit status, 128 + signal when killed */
-	char *out;		/* stdout, NUL-terminated; owned */
-	size_t out_size;
-	char *err;		/* stderr, NUL-terminated; owned */
-};
-
-/*
- * Runs argv (argv[0] the program path, NULL-terminated) with stdout and
- * stderr captured. Exits the test when it cannot start.
- */
-void test_run(struct test_run *run, const char *const *argv);
-
-void test_run_finish(struct test_run *run);
 
 /* Lines of text (split at '\n', without the last empty one). Caller frees the array, not the lines. */
 size_t test_lines(char *text, char ***lines);

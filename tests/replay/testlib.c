@@ -5,7 +5,6 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "replay_gen.h"
@@ -124,6 +123,7 @@ const char *test_reference_trace(const struct fixture *fx, const char *name)
 	return test_generated_trace(name, 5, 120, GEN_NONE);
 }
 
+/* The whole file, NUL-terminated (checked). Caller frees. */
 static char *read_all(const char *path)
 {
 	FILE *f = fopen(path, "rb");
@@ -145,10 +145,7 @@ static char *read_all(const char *path)
 void test_replay(const struct fixture *fx, struct test_run *run, const char *const *args)
 {
 	const char *argv[64];
-	char out_path[1024], err_path[1024];
-	int out, err, status;
 	size_t n = 0;
-	pid_t pid;
 
 	argv[n++] = fx->replay;
 	for (size_t i = 0; args[i]; i++) {
@@ -156,28 +153,7 @@ void test_replay(const struct fixture *fx, struct test_run *run, const char *con
 		argv[n++] = args[i];
 	}
 	argv[n] = NULL;
-	snprintf(out_path, sizeof(out_path), "%s", test_path(".run-out"));
-	snprintf(err_path, sizeof(err_path), "%s", test_path(".run-err"));
-	out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	CHECK(out >= 0 && err >= 0);
-	fflush(NULL);
-	pid = fork();
-	CHECK(pid >= 0);
-	if (pid == 0) {
-		dup2(out, STDOUT_FILENO);
-		dup2(err, STDERR_FILENO);
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	close(out);
-	close(err);
-	CHECK(waitpid(pid, &status, 0) == pid);
-	run->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	run->out = read_all(out_path);
-	run->err = read_all(err_path);
-	unlink(out_path);
-	unlink(err_path);
+	test_run(run, argv);
 	fprintf(stderr, "$ hwc-replay");
 	for (size_t i = 1; i < n; i++) {
 		fprintf(stderr, " %s", argv[i]);
@@ -188,13 +164,6 @@ void test_replay(const struct fixture *fx, struct test_run *run, const char *con
 	} else if (!run->err[0]) {
 		fputc('\n', stderr);
 	}
-}
-
-void test_run_finish(struct test_run *run)
-{
-	free(run->out);
-	free(run->err);
-	*run = (struct test_run){ 0 };
 }
 
 size_t test_line_count(const char *text)

@@ -10,23 +10,11 @@
 
 #include <json-c/json.h>
 
+#include "check.h"	/* CHECK, CHECK_MSG: fatal */
+#include "run.h"	/* test_run */
+
 #define TEST_SKIP 77
 
-#define CHECK(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-		exit(1); \
-	} \
-} while (0)
-
-#define CHECK_MSG(cond, ...) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-		fprintf(stderr, __VA_ARGS__); \
-		fputc('\n', stderr); \
-		exit(1); \
-	} \
-} while (0)
 
 /* What the case needs: the program under test and the source tree's inputs. */
 struct fixture {
@@ -48,18 +36,11 @@ const char *test_reference_trace(const struct fixture *fx, const char *name);
 /* A generated trace (replay_gen.h defaults; layers and frames given) in the scratch directory. */
 const char *test_generated_trace(const char *name, uint32_t layers, uint32_t frames, uint32_t uncaptured);
 
-struct test_run {
-	int status;			/* exit status, 128 + signal when killed */
-	char *out, *err;		/* NUL-terminated; owned */
-};
-
 /*
  * Runs hwc-replay with args (NULL-terminated, without argv[0]); stdout and
  * stderr captured.
  */
 void test_replay(const struct fixture *fx, struct test_run *run, const char *const *args);
-
-void test_run_finish(struct test_run *run);
 
 /*
  * Runs hwc-replay with args plus --results results; checks exit 0. Returns

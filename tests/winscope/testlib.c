@@ -1,11 +1,9 @@
-/* Scratch files and child processes (testlib.h). */
+/* Scratch files (testlib.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "testlib.h"
@@ -84,47 +82,4 @@ bool test_exists(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0;
-}
-
-static char *slurp(const char *path)
-{
-	size_t size;
-	char *s = (char *)test_read_file(path, &size);
-
-	return s ? s : calloc(1, 1);
-}
-
-void test_run(struct test_run *run, const char *const *argv)
-{
-	char *out = test_path("run.out"), *err = test_path("run.err");
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	fflush(stderr);
-	pid = fork();
-	CHECK_MSG(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-		if (o < 0 || e < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0) {
-			_exit(126);
-		}
-		execv(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	CHECK(waitpid(pid, &status, 0) == pid);
-	run->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	run->out = slurp(out);
-	run->err = slurp(err);
-	free(out);
-	free(err);
-}
-
-void test_run_finish(struct test_run *run)
-{
-	free(run->out);
-	free(run->err);
-	run->out = run->err = NULL;
 }

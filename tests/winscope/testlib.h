@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"	/* CHECK, CHECK_MSG: fatal */
+#include "run.h"	/* test_run */
 
 #define TEST_SKIP 77		/* meson: skipped */
 
@@ -20,14 +21,5 @@ char *test_path(const char *name);
 uint8_t *test_read_file(const char *path, size_t *size);
 void test_write_file(const char *path, const void *data, size_t size);
 bool test_exists(const char *path);
-
-/* Runs argv (NULL-terminated) with stdout and stderr captured. */
-struct test_run {
-	int status;			/* exit status; 128 + signal when killed */
-	char *out, *err;		/* owned, NUL-terminated */
-};
-
-void test_run(struct test_run *run, const char *const *argv);
-void test_run_finish(struct test_run *run);
 
 #endif
