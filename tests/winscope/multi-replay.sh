@@ -7,7 +7,8 @@
 # one CRTC the second display is reported and its frames skipped, never
 # merged onto the first display's CRTC (and the results' totals say so);
 # --display keeps one. `diff` compares each display's frames with that
-# display's frames of the other trace or results (--display: one display).
+# display's frames of the other trace or results (--display: one display);
+# `export` gives each display its track; `extract` takes a second-display frame.
 set -euo pipefail
 hwc_trace=$1 hwc_replay=$2 fixture=$3 multi=$4 one=$5
 dir=$(mktemp -d)
@@ -27,6 +28,11 @@ status=0
 "$hwc_trace" diff "$dir/t.zst" "$dir/first.zst" --display 0 --json >"$dir/diff-0.json"
 # display 1 on its own CRTC against display 1 alone on the board's first CRTC: their planes may differ
 "$hwc_trace" diff "$dir/multi.json" "$dir/only.json" --display 1 --json >"$dir/diff-results-1.json" || [ $? -eq 1 ]
+# export: a track per display; extract: a frame of the second display
+"$hwc_trace" export "$dir/t.zst" --format chrome-json "$dir/export.json" >/dev/null
+second=$(python3 -c 'import json,sys; print([f["frame"] for f in json.load(sys.stdin)["frames"] if f["display"] == 1][0])' \
+	<"$dir/multi.json")
+"$hwc_trace" extract "$dir/t.zst" --frame "$second" "$dir/extract" --json >"$dir/extract.json"
 python3 - "$dir" <<'PY'
 import collections, json, sys
 d = sys.argv[1]
@@ -63,6 +69,14 @@ assert first["equal"] and first["summary"]["compared"] == frames[min(frames)], f
 res = json.load(open(d + "/diff-results-1.json"))
 res = res["summary"]
 assert res["compared"] == frames[1] and res["only_in_a"] == 0 and res["only_in_b"] == 0, res
+events = json.load(open(d + "/export.json"))
+events = events["traceEvents"] if isinstance(events, dict) else events
+tracks = {e["pid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"}
+framed = collections.Counter(tracks[e["pid"]].split(" (")[0] for e in events
+                             if e.get("name", "").startswith("frame ") and e.get("pid") in tracks)
+assert dict(framed) == {"display %d" % k: n for k, n in frames.items()}, "export: frames per track %s" % framed
+extracted = json.load(open(d + "/extract.json"))
+assert extracted["display"] == 1 and extracted["display_frame"] == 0 and extracted["layers"], extracted["display"]
 print("displays %s: every frame replayed on its own CRTC of the multi-CRTC board; on the one-CRTC board "
       "display(s) %s reported and skipped" % (frames, sorted(frames)[1:]))
 PY
