@@ -242,6 +242,8 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 {
 	struct hwct_hash hash = desc->hash ? *desc->hash : hwct_hash_compute(desc->data, desc->size);
 	struct blob_item item;
+	struct hwct_blob_desc rebased;
+	struct writer_chain *chain = NULL;
 	uintptr_t base_depth = 0;
 	bool base_known;
 	int ret;
@@ -284,10 +286,34 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 	}
 	/*
 	 * a delta only on a base whose own chain is short: a reader decodes a
-	 * chain from its full blob, so chains stay at most WRITER_MAX_DELTA_CHAIN
+	 * chain from its full blob, so chains stay at most WRITER_MAX_DELTA_CHAIN;
+	 * at the limit, a delta on the chain's full payload of everything the
+	 * chain changed (writer_chain.c), else a full payload
 	 */
-	base_known = desc->base && hmap_get(&w->blob_set, desc->base, &base_depth) &&
-		base_depth < WRITER_MAX_DELTA_CHAIN;
+	base_known = desc->base && desc->damage_count && hmap_get(&w->blob_set, desc->base, &base_depth);
+	if (base_known) {
+		struct writer_chain *prev = writer_chain_take(&w->chains, desc->base);
+		uintptr_t root_depth = 0;
+
+		if (base_depth >= WRITER_MAX_DELTA_CHAIN) {
+			base_known = prev && hmap_get(&w->blob_set, &prev->root, &root_depth) && root_depth == 1;
+			chain = base_known ? writer_chain_extend(prev, NULL, desc->damage, desc->damage_count) : NULL;
+			if (!chain) {
+				free(base_known ? NULL : prev);
+				base_known = false;
+			} else {
+				/* the same content, described against the chain's full payload */
+				rebased = *desc;
+				rebased.base = &chain->root;
+				rebased.damage = chain->rects;
+				rebased.damage_count = chain->count;
+				desc = &rebased;
+				base_depth = 1;
+			}
+		} else {
+			chain = writer_chain_extend(prev, desc->base, desc->damage, desc->damage_count);
+		}
+	}
 	/* the budget is reserved; the copy runs without the lock */
 	ret = hmap_put(&w->blob_set, &hash, 1);
 	pthread_mutex_unlock(&w->lock);
@@ -299,6 +325,11 @@ int hwct_writer_add_blob(struct hwct_writer *w, const struct hwct_blob_desc *des
 		/* the chain depth of this blob: 1 for a full payload */
 		ret = hmap_put(&w->blob_set, &hash, item.delta ? base_depth + 1 : 1);
 	}
+	if (ret == 0 && item.delta && chain) {
+		ret = hmap_put(&w->chains, &hash, (uintptr_t)chain);
+		chain = ret == 0 ? NULL : chain;
+	}
+	free(chain);
 	if (ret == 0) {
 		ret = queue_blob(w, &item);
 	}
@@ -643,6 +674,7 @@ int hwct_writer_close(struct hwct_writer *w)
 	free(w->seek);
 	index_finish(&w->index);
 	hmap_finish(&w->blob_set);
+	writer_chains_finish(&w->chains);
 	state_destroy(w->state);
 	pthread_cond_destroy(&w->done_cond);
 	pthread_cond_destroy(&w->space_cond);

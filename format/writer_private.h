@@ -32,7 +32,29 @@ struct blob_item {
 };
 
 #define WRITER_POOL_SIZE 6	/* compressed frames and payload copies */
-#define WRITER_MAX_DELTA_CHAIN 16	/* deltas on deltas before a full payload again */
+#define WRITER_MAX_DELTA_CHAIN 16	/* deltas on deltas before a delta on the chain's full payload */
+#define WRITER_CHAIN_RECTS 32		/* damage rects a chain keeps (writer_chain.c) */
+
+/* What a delta chain changed since its full payload `root` (writer_chain.c). */
+struct writer_chain {
+	struct hwct_hash root;
+	size_t count;
+	struct hwct_rect rects[];	/* count, no two equal */
+};
+
+/* Frees every chain of chains (hash -> struct writer_chain *) and the map. */
+void writer_chains_finish(struct hmap *chains);
+
+/* Removes and returns the chain of the blob hash, NULL when it has none (caller frees). */
+struct writer_chain *writer_chain_take(struct hmap *chains, const struct hwct_hash *hash);
+
+/*
+ * prev (taken, may be NULL: a chain starting at root) plus count rects.
+ * Returns the chain (caller frees), or NULL when it would pass
+ * WRITER_CHAIN_RECTS or memory ran out (prev is freed then).
+ */
+struct writer_chain *writer_chain_extend(struct writer_chain *prev, const struct hwct_hash *root,
+	const struct hwct_rect *rects, size_t count);
 
 enum job_kind {
 	JOB_RECORDS,
@@ -79,6 +101,7 @@ struct hwct_writer {
 	struct job *records, *blobs;	/* the open jobs */
 	struct state *state;
 	struct hmap blob_set;		/* hash -> delta chain depth (1: full payload), stored or queued */
+	struct hmap chains;		/* hash of a delta -> struct writer_chain *, owned (writer_chain.c) */
 	struct hwct_writer_stats stats;
 	bool mid_frame;			/* a call came since the last FrameEnd */
 	bool closing;

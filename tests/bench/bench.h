@@ -44,4 +44,17 @@ int bench_pixels_load(struct bench_pixels *px, const char *path, uint32_t max_ro
 /* Frees what px holds. */
 void bench_pixels_finish(struct bench_pixels *px);
 
+/*
+ * Sums the compressed sizes of the blob frames of a closed trace
+ * (bench_format.c). Returns 0 or -EINVAL.
+ */
+int bench_blob_frame_bytes(const char *path, uint64_t *out);
+
+/*
+ * The "png" metric (bench_format_png.c): the writer's stored bytes against
+ * libpng's PNG of px and of a UI-like sequence built on it; png_path is the
+ * published file (its size printed beside), path a scratch trace.
+ */
+void bench_png(const struct bench_pixels *px, const char *png_path, const char *path, bool quick);
+
 #endif

@@ -8,8 +8,13 @@
  *   hash throughput     hwct_hash_compute / memcpy, same buffer               goal >= 0.8
  *   seek                seek + next to the last frame / to the first frame
  *                       of a 10000-frame trace                               goal <= 2
+ *   writer CPU          CPU time of all threads per payload / that of
+ *                       ZSTD_compress level 1 of it                          goal <= 1.25
  *   stored bytes        blob frames of the pixel trace / zstd -19 of the
  *                       distinct payloads (zstd -3 printed too)              goal <= 1.1
+ *   png                 stored bytes / libpng's PNG of the same screenshot,
+ *                       and of a UI-like sequence with damage
+ *                       (bench_format_png.c)                                 goal <= 0.9
  *
  * Never fails on a missed goal (exit 0); exit 1 only when something could
  * not run. --quick makes every part small: a smoke test, not a measurement.
@@ -145,8 +150,10 @@ static void bench_writer(const struct config *c, const struct bench_pixels *px, 
 		mb / bench_median(tz, c->reps), "MB/s", bench_median(ratio, c->reps), 0.8, true);
 	printf("  %u distinct %ux%u RGBA payloads of %s; baseline ZSTD_compress level 1, one thread\n",
 		c->frames, px->width, px->height, px->source);
-	printf("  CPU time per payload (all threads): writer %.1f ms, baseline %.1f ms; %ld CPUs online\n",
-		bench_median(cw, c->reps) * 1e3, bench_median(cz, c->reps) * 1e3, sysconf(_SC_NPROCESSORS_ONLN));
+	bench_report("writer CPU per payload (all threads)", bench_median(cw, c->reps) * 1e3,
+		bench_median(cz, c->reps) * 1e3, "ms", bench_median(cw, c->reps) / bench_median(cz, c->reps), 1.25, false);
+	printf("  baseline: CPU of ZSTD_compress level 1 of the same payload; %ld CPUs online\n",
+		sysconf(_SC_NPROCESSORS_ONLN));
 	free(work);
 	free(dst);
 }
@@ -272,11 +279,8 @@ static uint32_t le32(const uint8_t *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/*
- * Sums the compressed sizes of the blob frames of a closed trace, from its
- * seek table (docs/format.md 1.4) and index (1.3). Returns 0 or -EINVAL.
- */
-static int blob_frame_bytes(const char *path, uint64_t *out)
+/* bench.h; from the trace's seek table (docs/format.md 1.4) and index (1.3). */
+int bench_blob_frame_bytes(const char *path, uint64_t *out)
 {
 	FILE *f = fopen(path, "rb");
 	uint8_t *data = NULL;
@@ -350,7 +354,7 @@ static void bench_stored(const struct config *c, const struct bench_pixels *px, 
 	/* a pixel trace written as in the writer metric, with fewer payloads */
 	sc.frames = c->stored_frames;
 	time_writer(&sc, px, concat, path, 0);
-	if (blob_frame_bytes(path, &stored) < 0) {
+	if (bench_blob_frame_bytes(path, &stored) < 0) {
 		fprintf(stderr, "bench-format: %s: cannot read its seek table and index\n", path);
 		exit(1);
 	}
@@ -392,7 +396,7 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
 			c.only = argv[++i];
 		} else {
-			fprintf(stderr, "usage: bench-format [--quick] [--pixels FILE.png] [--only writer|hash|seek|stored]\n");
+			fprintf(stderr, "usage: bench-format [--quick] [--pixels FILE.png] [--only writer|hash|seek|stored|png]\n");
 			return 2;
 		}
 	}
@@ -421,6 +425,9 @@ int main(int argc, char **argv)
 	}
 	if (!c.only || strcmp(c.only, "stored") == 0) {
 		bench_stored(&c, &px, path);
+	}
+	if (!c.only || strcmp(c.only, "png") == 0) {
+		bench_png(&px, c.pixels, path, c.quick);
 	}
 	unlink(path);
 	free(path);

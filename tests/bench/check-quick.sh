@@ -1,6 +1,6 @@
 #!/bin/bash
 # The 'bench-format-quick' unit test: bench-format --quick runs and prints
-# its four metric lines (their figures are not checked).
+# its metric lines (their figures are not checked).
 #   check-quick.sh [--lines N] BENCH [ARGS...]   (N metric lines, default 4)
 set -euo pipefail
 

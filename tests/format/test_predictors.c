@@ -207,6 +207,66 @@ static void case_writer(void)
 	free(path);
 }
 
+/*
+ * A chain of deltas past WRITER_MAX_DELTA_CHAIN (16): the writer stores the
+ * next one against the chain's full payload (the union of the damage since),
+ * not as a full payload again; every content reads back byte for byte.
+ */
+static void case_chain_rebase(void)
+{
+	enum { W = 64, H = 48, N = 40 };
+	char *path = test_tmp_path(".zst");
+	static uint8_t img[N][W * H * 4];
+	struct hwct_hash hashes[N];
+	struct hwct_writer *w = hwct_writer_create(path, NULL);
+	struct hwct_error err;
+	struct hwct_reader *r;
+	const Hwct__Record *rec;
+	unsigned raw = 0, delta = 0;
+
+	CHECK(w);
+	fill(img[0], sizeof(img[0]), W * 4, 3);
+	for (int n = 0; n < N; n++) {
+		/* frame n changes a 6x5 rect at one of 4 places: the chain's union stays small */
+		struct hwct_rect damage = { 4 + (n % 4) * 14, 6 + (n % 4) * 9, 10 + (n % 4) * 14, 11 + (n % 4) * 9 };
+		struct hwct_blob_desc d = { .data = img[n], .size = sizeof(img[n]), .kind = HWCT_BLOB_PIXELS,
+			.width = W, .height = H, .stride = W * 4, .bpp = 4 };
+
+		if (n) {
+			memcpy(img[n], img[n - 1], sizeof(img[n]));
+			for (int32_t y = damage.top; y < damage.bottom; y++) {
+				memset(img[n] + ((size_t)y * W + (size_t)damage.left) * 4, n * 5 + y,
+					(size_t)(damage.right - damage.left) * 4);
+			}
+			d.base = &hashes[n - 1];
+			d.damage = &damage;
+			d.damage_count = 1;
+		}
+		CHECK(hwct_writer_add_blob(w, &d, HWCT_BLOB_WAIT, &hashes[n]) == 0);
+	}
+	CHECK(hwct_writer_close(w) == 0);
+	r = hwct_reader_open(path, &err);
+	CHECK_MSG(r, "%s", err.message);
+	while (hwct_reader_next(r, &rec) > 0) {
+		if (rec->kind_case == HWCT__RECORD__KIND_BLOB) {
+			raw += rec->blob->encoding == HWCT__BLOB_ENCODING__BLOB_RAW;
+			delta += rec->blob->encoding == HWCT__BLOB_ENCODING__BLOB_DELTA;
+		}
+	}
+	CHECK_MSG(raw == 1 && delta == N - 1, "%u full payloads, %u deltas", raw, delta);
+	for (int n = 0; n < N; n++) {
+		struct hwct_blob_data d;
+
+		CHECK_MSG(hwct_reader_blob(r, &hashes[n], &d) == 0, "payload %d: %s", n,
+			hwct_reader_error(r) ? hwct_reader_error(r)->message : "?");
+		CHECK_MSG(d.size == sizeof(img[n]) && memcmp(d.data, img[n], d.size) == 0, "payload %d differs", n);
+		free(d.data);
+	}
+	hwct_reader_destroy(r);
+	unlink(path);
+	free(path);
+}
+
 /* A trace of format 1.0 (LEFT, UP and NONE predictors, raw and delta blobs) reads as before. */
 static void case_old_trace(void)
 {
@@ -226,6 +286,7 @@ static const struct test_case cases[] = {
 	{ "roundtrip", case_roundtrip },
 	{ "planar-valid", case_planar_valid },
 	{ "writer", case_writer },
+	{ "chain-rebase", case_chain_rebase },
 	{ "old-trace", case_old_trace },
 };
 
