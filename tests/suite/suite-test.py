@@ -106,7 +106,7 @@ def case_shards():
             for j in manifest["jobs"]:
                 d = load_yaml(os.path.join(out, j["file"]))
                 steps += d["actions"][2]["test"]["definitions"][0]["repository"]["run"]["steps"]
-            names = sorted(s.split()[1] for s in steps)
+            names = sorted(s.split()[2] for s in steps)
             check(names == sorted("c%d" % i for i in range(7)),
                   "%d fractions: job steps %s, every trace once" % (n, names))
         out = os.path.join(tmp, "all")
@@ -183,7 +183,8 @@ def case_jobs():
         check(set(overlays) == {"lava", "modules", "hwct-bundle", "hwct-data"}, "overlays %s" % sorted(overlays))
         check(overlays["modules"]["url"] == "file://" + os.path.join(tmp, "modules.tar"), "modules in place")
         steps = d["actions"][2]["test"]["definitions"][0]["repository"]["run"]["steps"]
-        check(len(steps) == 2, "one step per trace")
+        check(len(steps) == 2 and all(s.startswith("HWCT_CASE_TIMEOUT=300 /hwct/bin/hwct-case c") for s in steps),
+              "one step per trace, with the case time limit: %s" % steps)
         check(steps[0].endswith(" - --device /dev/dri/card0 --frames 0-1 --timing fast"),
               "no expectation: '-', target, range, suite options: %s" % steps[0])
         check(" /hwct/expect/c1.json --device /dev/dri/card0 --frames 1-2 --timing fast --planner search"

@@ -62,7 +62,7 @@ def case_command(suite, board, case):
     if case.frames:
         args += ["--frames", case.frames]
     args += suite.replay_args + case.args
-    return " ".join(shlex.quote(a) for a in args)
+    return "HWCT_CASE_TIMEOUT=%d %s" % (suite.case_timeout_seconds, " ".join(shlex.quote(a) for a in args))
 
 
 def _board_file_name(board, key, location):
@@ -164,7 +164,8 @@ def _dump(data):
 def write(suite, out_dir, fractions, boards, base_url=None):
     """Writes out_dir/jobs/<name>.yaml, out_dir/artifacts/<name>.data.tar and
     out_dir/manifest.json for every board of boards and every (k, n) of
-    fractions. Returns the manifest (a dict)."""
+    fractions. Returns the manifest (a dict; "written" names the jobs this
+    call wrote, the manifest may hold earlier ones too)."""
     jobs_dir = os.path.join(out_dir, "jobs")
     art_dir = os.path.join(out_dir, "artifacts")
     os.makedirs(jobs_dir, exist_ok=True)
@@ -210,6 +211,7 @@ def write(suite, out_dir, fractions, boards, base_url=None):
         json.dump(manifest, f, indent=2)
         f.write("\n")
     os.replace(path + ".tmp", path)
+    manifest["written"] = sorted(written)
     return manifest
 
 

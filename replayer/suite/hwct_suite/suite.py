@@ -52,6 +52,7 @@ class Suite:
         self.name = None
         self.shards = 1
         self.timeout_minutes = 20
+        self.case_timeout_seconds = 300
         self.replay_args = []
         self.boards = []
         self.cases = []
@@ -207,7 +208,8 @@ def _case(path, index, value, boards):
 def load(path):
     """Reads and checks the suite file; returns a Suite or raises SuiteError."""
     doc = read_document(path)
-    f = _Fields(path, "", doc, ("name", "shards", "timeout_minutes", "replay_args", "boards", "traces"))
+    f = _Fields(path, "", doc, ("name", "shards", "timeout_minutes", "case_timeout_seconds", "replay_args",
+                                "boards", "traces"))
     s = Suite(path)
     s.name = f.name("name")
     s.shards = f.get("shards", int, 1)
@@ -216,6 +218,9 @@ def load(path):
     s.timeout_minutes = f.get("timeout_minutes", int, 20)
     if s.timeout_minutes < 1:
         f.fail("timeout_minutes", "must be at least 1")
+    s.case_timeout_seconds = f.get("case_timeout_seconds", int, 300)
+    if s.case_timeout_seconds < 1:
+        f.fail("case_timeout_seconds", "must be at least 1")
     s.replay_args = f.strings("replay_args")
     boards = f.get("boards", dict, required=True)
     if not boards:

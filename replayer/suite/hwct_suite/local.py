@@ -1,0 +1,60 @@
+"""Jobs run here by LAVA's own dispatcher (docs/fleet.md, "Running locally"):
+`lava-run` (package lava-dispatcher) on a rendered device dictionary, such as
+lava/qemu-hwct.yaml. Each job's log goes to OUTPUT/runs/<job>.log, the file
+`merge` reads, and lava-run's output folder to OUTPUT/runs/<job>.d.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from . import SuiteError, lavalog
+
+
+def run_all(out_dir, device, only=None):
+    """Runs the jobs of out_dir's manifest (those named in only, if given) one
+    after the other. Returns 0 when every job ended well, 125 when one did
+    not (an infrastructure or job error: its cases are not regressions)."""
+    if shutil.which("lava-run") is None:
+        raise SuiteError("lava-run not found (apt-get install lava-dispatcher)")
+    if os.geteuid() != 0:
+        raise SuiteError("lava-run runs as root only")
+    if not os.path.isfile(device):
+        raise SuiteError("%s: no such device dictionary" % device)
+    try:
+        with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise SuiteError("%s: no manifest.json of hwc-suite jobs: %s" % (out_dir, exc)) from exc
+    names = [j["name"] for j in manifest["jobs"]]
+    for name in only or []:
+        if name not in names:
+            raise SuiteError("no job %r in %s (jobs: %s)" % (name, out_dir, ", ".join(names)))
+    runs = os.path.join(out_dir, "runs")
+    os.makedirs(runs, exist_ok=True)
+    status = 0
+    for i, j in enumerate(manifest["jobs"]):
+        if only and j["name"] not in only:
+            continue
+        log_path = os.path.join(runs, j["name"] + ".log")
+        # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/<id>: an id of this
+        # process, so that runs at the same time do not meet
+        job_id = str(os.getpid() * 100 + i % 100)
+        start = time.monotonic()
+        with open(log_path, "w", encoding="utf-8") as log:
+            p = subprocess.run(["lava-run", "--job-id", job_id, "--output-dir", os.path.join(runs, j["name"] + ".d"),
+                                "--device", device, os.path.join(out_dir, j["file"])],
+                               stdout=log, stderr=subprocess.STDOUT)
+        took = time.monotonic() - start
+        end = lavalog.read(log_path).job or {"result": "incomplete"}
+        ok = p.returncode == 0 and end.get("result") == "pass"
+        detail = "" if ok else " (%s: %s)" % (end.get("error_type") or "lava-run exit %d" % p.returncode,
+                                              end.get("error_msg") or "no end of job in the log")
+        print("%s: %s in %.0f s%s; log %s" % (j["name"], "complete" if ok else "INCOMPLETE", took, detail, log_path))
+        sys.stdout.flush()
+        if not ok:
+            status = 125
+    return status
