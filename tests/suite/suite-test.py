@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Deviceless tests of hwc-suite (docs/fleet.md), one meson test per case:
 
-  suite-test.py HWC_SUITE SOURCE_ROOT CASE
+  suite-test.py HWC_SUITE SOURCE_ROOT CASE [HWC_REPLAY HWC_TRACE]
 
 shards      --fraction K/N for K = 1..N covers every trace exactly once, shard sizes
             differ by at most one (Mesa's every-Nth split), for N = 1..7 and 1..9 traces;
@@ -15,6 +15,11 @@ jobs        what a job holds: device type, context, kernel arguments, the ramdis
             options; per-board expectations; --artifacts-url publishes every file
 errors      bad suite files and options: an error naming the file and the field, exit 2
 bundle      hwc-suite bundle: hwc-replay, every library ldd names and the loader
+merge       hwc-suite merge on job logs written as lava-run writes them (and as lavacli
+            prints them): verdicts pass, fail (first differing frame from hwc-trace diff),
+            infrastructure for a job LAVA ended early and for a missing log; kernel lines
+            inside a case block are ignored; a block whose results do not match their
+            md5sum, or are cut, keeps its verdict and says so
 
 Exit 77 (skipped) when what a case needs is missing (lava-common for schema).
 """
@@ -27,6 +32,7 @@ import tarfile
 import tempfile
 
 HWC_SUITE, ROOT, CASE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
+HWC_REPLAY, HWC_TRACE = (sys.argv[4:6] + [None, None])[:2]
 sys.path.insert(0, os.path.join(ROOT, "replayer", "suite"))
 
 from hwct_suite import shard  # noqa: E402
@@ -248,7 +254,117 @@ def case_bundle():
         run("bundle", os.path.join(tmp, "nothing"), "-o", out, status=2)
 
 
-CASES = {"shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
+def block_lines(name, status, results, stderr=(), corrupt=False, cut=False):
+    """The console lines lava/hwct-case prints for one case."""
+    import base64
+    import gzip
+    import hashlib
+    data = gzip.compress(json.dumps(results).encode())
+    b64 = base64.encodebytes(data).decode().split()
+    digest = hashlib.md5(data).hexdigest()
+    if corrupt:
+        digest = "0" * 32
+    mark = "HWCT-CASE %s " % name
+    out = [mark + "begin", mark + "status %d" % status] + [mark + "stderr " + e for e in stderr]
+    for i, line in enumerate(b64):
+        out.append(mark + "results " + line)
+        if i == 0:  # a kernel message in the middle of the block
+            out.append("[   12.345678] vkms_vblank_simulate: vblank timer overrun")
+    if cut:
+        return out[:-1]
+    out.append(mark + "end %s %d" % (digest, len(b64)))
+    out.append("<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=%s RESULT=%s>" % (name, "pass" if status == 0 else "fail"))
+    return out
+
+
+def write_log(path, target_lines, cases, end, raw=False):
+    import yaml
+    entries = [{"dt": "2026-01-01T10:00:00.000000", "lvl": "info", "msg": "start: 0 validate"}]
+    entries += [{"dt": "2026-01-01T10:00:05.000000", "lvl": "target", "msg": m} for m in target_lines]
+    entries += [{"dt": "2026-01-01T10:00:06.000000", "lvl": "results",
+                 "msg": {"case": c, "definition": "0_hwct-replay", "result": r}} for c, r in cases]
+    entries.append({"dt": "2026-01-01T10:00:30.500000", "lvl": "results",
+                    "msg": dict(end, case="job", definition="lava")})
+    with open(path, "w") as f:
+        for e in entries:
+            line = yaml.safe_dump(e, default_flow_style=True, default_style='"', width=10**6).strip()
+            f.write(("- " if raw else "") + line + "\n")
+
+
+def case_merge():
+    if not (HWC_REPLAY and HWC_TRACE):
+        print("needs hwc-replay and hwc-trace")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        good = os.path.join(tmp, "good.json")
+        subprocess.run([HWC_REPLAY, os.path.join(ROOT, "traces", "home.zst"), "--profile",
+                        os.path.join(ROOT, "tests", "data", "boards", "vkms-6.1-overlays.json"),
+                        "--frames", "0-4", "--results", good, "--quiet"], check=True)
+        results = json.load(open(good))
+        bad = json.loads(json.dumps(results))
+        [fr for fr in bad["frames"] if fr["frame"] == 2][0]["checksum"] = "0" * 32
+        suite = write_suite(tmp, 4)
+        open(suite, "a").write("")
+        text = open(suite).read()
+        for i in range(4):
+            text = text.replace("frames: %d-%d}" % (i, i + 1), "frames: 0-4, expect: good.json}")
+        open(suite, "w").write(text)
+        out = os.path.join(tmp, "out")
+        run("jobs", suite, "-o", out, "--no-validate", "--shards", "3")  # c0 c3 | c1 | c2
+        runs = os.path.join(out, "runs")
+        os.mkdir(runs)
+        regression = "hwc-replay: regression: frame 2 (display 0, its frame 2): checksum: expected x, got y"
+        lines1 = ["hwct-lava# [6n/lava-1/bin/lava-test-runner /lava-1/0"] + \
+            block_lines("c0", 0, results) + block_lines("c3", 1, bad, stderr=["note", regression])
+        write_log(os.path.join(runs, "t-qemu-vkms-1of3.log"), lines1, [("c0", "pass"), ("c3", "fail")],
+                  {"result": "pass"})
+        write_log(os.path.join(runs, "t-qemu-vkms-2of3.log"), ["Booting from ROM.."], [],
+                  {"result": "fail", "error_type": "Infrastructure", "error_msg": "Connection closed\n"})
+        # no log of 3of3
+        p = run("merge", out, "--hwc-trace", HWC_TRACE, status=1)
+        report = json.load(open(os.path.join(out, "merged.json")))
+        rows = {r["case"]: r for r in report["cases"]}
+        check(rows["c0"]["verdict"] == "pass" and rows["c0"]["first_difference"] is None and
+              rows["c0"]["lava_result"] == "pass", "c0 passes: %s" % rows["c0"])
+        c3 = rows["c3"]
+        check(c3["verdict"] == "fail" and c3["exit_status"] == 1 and (c3["first_difference"] or {}).get("frame") == 2
+              and c3["differing_frames"] == 1 and c3["message"] == regression,
+              "c3 fails at frame 2, the regression line its message: %s" % c3)
+        check(c3["agreement"] and c3["agreement"]["counted"] == 20, "agreement from hwc-trace diff: %s" % c3["agreement"])
+        check(json.load(open(c3["results"]))["frames"][2]["checksum"] == "0" * 32, "c3's results written back")
+        check(rows["c1"]["verdict"] == "infrastructure" and rows["c1"]["message"] == "Infrastructure error: Connection closed",
+              "c1: LAVA ended the job: %s" % rows["c1"]["message"])
+        check(rows["c2"]["verdict"] == "infrastructure" and rows["c2"]["message"] == "no job log",
+              "c2: no log: %s" % rows["c2"]["message"])
+        check(report["summary"] == {"pass": 1, "fail": 1, "skip": 0, "error": 0, "infrastructure": 2},
+              "summary %s" % report["summary"])
+        jobs = {j["name"]: j for j in report["jobs"]}
+        check(jobs["t-qemu-vkms-1of3"]["seconds"] == 30.5, "a job's time from its log: %s" % jobs["t-qemu-vkms-1of3"])
+        check("c3" in p.stdout and "frame 2 (checksum)" in p.stdout, "the table names the failing frame")
+
+        # the same logs as lavacli jobs logs --raw prints them
+        raw = os.path.join(tmp, "raw")
+        os.mkdir(raw)
+        write_log(os.path.join(raw, "t-qemu-vkms-1of3.log"), lines1, [("c0", "pass"), ("c3", "fail")],
+                  {"result": "pass"}, raw=True)
+        run("merge", out, "--hwc-trace", HWC_TRACE, "--logs", raw, "--report", os.path.join(tmp, "r.json"), status=1)
+        again = {r["case"]: r["verdict"] for r in json.load(open(os.path.join(tmp, "r.json")))["cases"]}
+        check(again == {"c0": "pass", "c3": "fail", "c1": "infrastructure", "c2": "infrastructure"},
+              "lavacli's raw logs: %s" % again)
+
+        # a damaged block keeps its verdict and says why it has no results; exit 125 without failures
+        lines = block_lines("c0", 0, results, corrupt=True) + block_lines("c3", 0, results, cut=True)
+        write_log(os.path.join(runs, "t-qemu-vkms-1of3.log"), lines, [], {"result": "pass"})
+        run("merge", out, "--hwc-trace", HWC_TRACE, status=125)
+        rows = {r["case"]: r for r in json.load(open(os.path.join(out, "merged.json")))["cases"]}
+        check(rows["c0"]["verdict"] == "pass" and rows["c0"]["results"] is None and
+              "md5sum" in rows["c0"]["message"], "a block that does not match its md5sum: %s" % rows["c0"]["message"])
+        check(rows["c3"]["verdict"] == "pass" and "no end line" in rows["c3"]["message"],
+              "a block without its end: %s" % rows["c3"]["message"])
+
+
+CASES = {"merge": case_merge, "shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
          "bundle": case_bundle}
 CASES[CASE]()
 if failures:
