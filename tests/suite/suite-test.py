@@ -15,6 +15,10 @@ jobs        what a job holds: device type, context, kernel arguments, the ramdis
             options; per-board expectations; --artifacts-url publishes every file
 errors      bad suite files and options: an error naming the file and the field, exit 2
 bundle      hwc-suite bundle: hwc-replay, every library ldd names and the loader
+case-script lava/hwct-case under busybox sh with a stand-in hwc-replay and lava-test-case:
+            exit status 0, 1 and 125 reported to LAVA as pass, fail and skip, the block read
+            back by the merge's parser (status, stderr, results), a replay that outlives
+            HWCT_CASE_TIMEOUT killed and reported as status 124 with its threads' stacks
 merge       hwc-suite merge on job logs written as lava-run writes them (and as lavacli
             prints them): verdicts pass, fail (first differing frame from hwc-trace diff),
             infrastructure for a job LAVA ended early and for a missing log; kernel lines
@@ -26,6 +30,7 @@ Exit 77 (skipped) when what a case needs is missing (lava-common for schema).
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -364,7 +369,67 @@ def case_merge():
               "a block without its end: %s" % rows["c3"]["message"])
 
 
-CASES = {"merge": case_merge, "shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
+FAKE_REPLAY = """#!/bin/sh
+results=
+while [ $# -gt 0 ]; do
+	[ "$1" = --results ] && results=$2
+	shift
+done
+case "$FAKE" in
+hang) exec sleep 1000 ;;
+skip) exit 125 ;;
+esac
+printf '{"frames": [{"frame": 2, "checksum": "%s"}]}' "$FAKE" >"$results"
+[ "$FAKE" = regress ] || exit 0
+echo "hwc-replay: regression: frame 2 (display 0, its frame 2): checksum" >&2
+exit 1
+"""
+
+
+def case_case_script():
+    import time
+    from hwct_suite import lavalog
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    if not os.path.exists(busybox):
+        print("busybox not found")
+        sys.exit(77)
+    script = os.path.join(ROOT, "replayer", "suite", "lava", "hwct-case")
+    with tempfile.TemporaryDirectory() as tmp:
+        bindir = os.path.join(tmp, "bin")
+        os.mkdir(bindir)
+        with open(os.path.join(bindir, "hwc-replay"), "w") as f:
+            f.write(FAKE_REPLAY)
+        with open(os.path.join(bindir, "lava-test-case"), "w") as f:
+            f.write('#!/bin/sh\necho "$*" >>"$TMPDIR/lava-test-case.log"\n')
+        for name in os.listdir(bindir):
+            os.chmod(os.path.join(bindir, name), 0o755)
+        for fake, status, verdict in (("pass", 0, "pass"), ("regress", 1, "fail"), ("skip", 125, "skip"),
+                                      ("hang", 124, "fail")):
+            env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], TMPDIR=tmp, FAKE=fake,
+                       HWCT_CASE_TIMEOUT="2")
+            start = time.monotonic()
+            p = subprocess.run([busybox, "sh", script, "case-" + fake, "t.zst", "/e.json", "--frames", "0-3"],
+                               env=env, capture_output=True, text=True, timeout=60)
+            took = time.monotonic() - start
+            log = lavalog.JobLog("-")
+            for line in p.stdout.splitlines():
+                log.add({"dt": "2026-01-01T00:00:00", "lvl": "target", "msg": line})
+            block = log.cases.get("case-" + fake)
+            check(block is not None and block.status == status, "%s: block with status %d: %r" % (fake, status, p.stdout))
+            calls = open(os.path.join(tmp, "lava-test-case.log")).read().splitlines()
+            check(calls[-1] == "case-%s --result %s" % (fake, verdict), "%s: lava-test-case %s" % (fake, calls[-1:]))
+            if fake in ("pass", "regress"):
+                check(block.results() == {"frames": [{"frame": 2, "checksum": fake}]}, "%s: results read back" % fake)
+            if fake == "regress":
+                check(any("regression: frame 2" in e for e in block.stderr), "regress: stderr in the block")
+            if fake == "hang":
+                text = "\n".join(block.stderr)
+                check("still running after 2 s" in text and "thread " in text and took < 20,
+                      "hang: killed after the limit, with its threads (%.1f s): %s" % (took, text))
+                check(block.results() is None, "hang: no results")
+
+
+CASES = {"merge": case_merge, "case-script": case_case_script, "shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
          "bundle": case_bundle}
 CASES[CASE]()
 if failures:
