@@ -23,7 +23,8 @@ merge       hwc-suite merge on job logs written as lava-run writes them (and as 
             prints them): verdicts pass, fail (first differing frame from hwc-trace diff),
             infrastructure for a job LAVA ended early and for a missing log; kernel lines
             inside a case block are ignored; a block whose results do not match their
-            md5sum, or are cut, keeps its verdict and says so
+            md5sum, or are cut, keeps its verdict and says so; two boards' results of a
+            trace compared by hwc-trace diff
 
 Exit 77 (skipped) when what a case needs is missing (lava-common for schema).
 """
@@ -309,14 +310,15 @@ def case_merge():
         results = json.load(open(good))
         bad = json.loads(json.dumps(results))
         [fr for fr in bad["frames"] if fr["frame"] == 2][0]["checksum"] = "0" * 32
-        suite = write_suite(tmp, 4)
-        open(suite, "a").write("")
+        suite = write_suite(tmp, 4, extra_board="\n".join([
+            "  qemu-b:", "    device_type: qemu", "    kernel: kernel", "    ramdisk: ramdisk.cpio",
+            "    bundle: bundle.tar"]))
         text = open(suite).read()
         for i in range(4):
             text = text.replace("frames: %d-%d}" % (i, i + 1), "frames: 0-4, expect: good.json}")
         open(suite, "w").write(text)
         out = os.path.join(tmp, "out")
-        run("jobs", suite, "-o", out, "--no-validate", "--shards", "3")  # c0 c3 | c1 | c2
+        run("jobs", suite, "-o", out, "--no-validate", "--shards", "3")  # c0 c3 | c1 | c2, per board
         runs = os.path.join(out, "runs")
         os.mkdir(runs)
         regression = "hwc-replay: regression: frame 2 (display 0, its frame 2): checksum: expected x, got y"
@@ -326,9 +328,21 @@ def case_merge():
                   {"result": "pass"})
         write_log(os.path.join(runs, "t-qemu-vkms-2of3.log"), ["Booting from ROM.."], [],
                   {"result": "fail", "error_type": "Infrastructure", "error_msg": "Connection closed\n"})
-        # no log of 3of3
+        # board qemu-b: c0 differs from qemu-vkms's at frame 3 (no expectation is broken: its
+        # status is 0 as a board that was never blessed would give); its other jobs left no log
+        other = json.loads(json.dumps(results))
+        [fr for fr in other["frames"] if fr["frame"] == 3][0]["checksum"] = "1" * 32
+        write_log(os.path.join(runs, "t-qemu-b-1of3.log"), block_lines("c0", 0, other), [("c0", "pass")],
+                  {"result": "pass"})
+        # no log of qemu-vkms 3of3
         p = run("merge", out, "--hwc-trace", HWC_TRACE, status=1)
         report = json.load(open(os.path.join(out, "merged.json")))
+        compared = report["boards_compared"]
+        check(len(compared) == 1 and compared[0]["case"] == "c0" and (compared[0]["a"], compared[0]["b"]) ==
+              ("qemu-vkms", "qemu-b") and compared[0]["equal"] is False and
+              compared[0]["first_difference"]["frame"] == 3, "boards compared by hwc-trace diff: %s" % compared)
+        check("c0: qemu-b against qemu-vkms: differ from frame 3 (checksum)" in p.stdout, "the table says so")
+        report["cases"] = [r for r in report["cases"] if r["board"] == "qemu-vkms"]
         rows = {r["case"]: r for r in report["cases"]}
         check(rows["c0"]["verdict"] == "pass" and rows["c0"]["first_difference"] is None and
               rows["c0"]["lava_result"] == "pass", "c0 passes: %s" % rows["c0"])
@@ -342,8 +356,8 @@ def case_merge():
               "c1: LAVA ended the job: %s" % rows["c1"]["message"])
         check(rows["c2"]["verdict"] == "infrastructure" and rows["c2"]["message"] == "no job log",
               "c2: no log: %s" % rows["c2"]["message"])
-        check(report["summary"] == {"pass": 1, "fail": 1, "skip": 0, "error": 0, "infrastructure": 2},
-              "summary %s" % report["summary"])
+        check(report["summary"] == {"pass": 2, "fail": 1, "skip": 0, "error": 0, "infrastructure": 5},
+              "summary over both boards %s" % report["summary"])
         jobs = {j["name"]: j for j in report["jobs"]}
         check(jobs["t-qemu-vkms-1of3"]["seconds"] == 30.5, "a job's time from its log: %s" % jobs["t-qemu-vkms-1of3"])
         check("c3" in p.stdout and "frame 2 (checksum)" in p.stdout, "the table names the failing frame")
@@ -354,15 +368,18 @@ def case_merge():
         write_log(os.path.join(raw, "t-qemu-vkms-1of3.log"), lines1, [("c0", "pass"), ("c3", "fail")],
                   {"result": "pass"}, raw=True)
         run("merge", out, "--hwc-trace", HWC_TRACE, "--logs", raw, "--report", os.path.join(tmp, "r.json"), status=1)
-        again = {r["case"]: r["verdict"] for r in json.load(open(os.path.join(tmp, "r.json")))["cases"]}
+        again = {r["case"]: r["verdict"] for r in json.load(open(os.path.join(tmp, "r.json")))["cases"]
+                 if r["board"] == "qemu-vkms"}
         check(again == {"c0": "pass", "c3": "fail", "c1": "infrastructure", "c2": "infrastructure"},
               "lavacli's raw logs: %s" % again)
 
         # a damaged block keeps its verdict and says why it has no results; exit 125 without failures
         lines = block_lines("c0", 0, results, corrupt=True) + block_lines("c3", 0, results, cut=True)
         write_log(os.path.join(runs, "t-qemu-vkms-1of3.log"), lines, [], {"result": "pass"})
+        os.unlink(os.path.join(runs, "t-qemu-b-1of3.log"))
         run("merge", out, "--hwc-trace", HWC_TRACE, status=125)
-        rows = {r["case"]: r for r in json.load(open(os.path.join(out, "merged.json")))["cases"]}
+        rows = {r["case"]: r for r in json.load(open(os.path.join(out, "merged.json")))["cases"]
+                if r["board"] == "qemu-vkms"}
         check(rows["c0"]["verdict"] == "pass" and rows["c0"]["results"] is None and
               "md5sum" in rows["c0"]["message"], "a block that does not match its md5sum: %s" % rows["c0"]["message"])
         check(rows["c3"]["verdict"] == "pass" and "no end line" in rows["c3"]["message"],
