@@ -13,7 +13,12 @@
 
 #define MIB (1024u * 1024u)
 #define DEFAULT_BUDGET_MB 256u
-#define DEFAULT_CAPTURE_WAIT_MS 0u	/* never wait: captures are checked against release fences */
+/*
+ * 0 (never wait, captures checked against release fences) is not the
+ * default yet: it leaves a client that outruns the worker unthrottled, and
+ * the queued events' fds pile up (recorder/README.md).
+ */
+#define DEFAULT_CAPTURE_WAIT_MS 4u
 
 /* Every option the recorder reads; each has a property vendor.hwctrace.<lower-case tail>. */
 static const char *const option_names[] = {

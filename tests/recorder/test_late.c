@@ -83,7 +83,7 @@ int case_capture_late(void)
 }
 
 /*
- * The default (HWCT_CAPTURE_WAIT_MS 0): presentDisplay and getReleaseFences
+ * HWCT_CAPTURE_WAIT_MS=0: presentDisplay and getReleaseFences
  * never wait for captures. With acquire fences that never signal, no
  * capture can start before the fake hands the buffer back (its release
  * fence signals at the next present): each such capture is marked late in
@@ -93,7 +93,7 @@ int case_capture_late(void)
 int case_capture_released(void)
 {
 	char out[700], frames[16];
-	const char *env[] = { out, NULL };
+	const char *env[] = { out, "HWCT_CAPTURE_WAIT_MS=0", NULL };
 	const char *args[] = { "--small", "--frames", frames, "--frame-sleep-us", "1000", "--acquire-unsignalled",
 		NULL };
 	struct late_calls lc = { 0 };
