@@ -36,6 +36,9 @@
  *	CHECK_STR(got, want)		got is a string (not NULL) equal to want
  *	FAIL(fmt, ...)			a failure the test found otherwise (always false)
  *
+ * A counted program may also define CHECK_PRINT_MAX to a number before the
+ * first include: the failures after that many are counted, not printed.
+ *
  * Not thread-safe: check from one thread at a time.
  */
 #ifndef HWCT_TESTS_CHECK_H
@@ -113,6 +116,16 @@ static inline bool check_held_(bool held)
 	return held;
 }
 
+/* Whether a failure is printed (all are, but past CHECK_PRINT_MAX in a counted program). */
+static inline bool check_printing_(void)
+{
+#if CHECK_NONFATAL_ && defined(CHECK_PRINT_MAX)
+	return check_tally.failed < CHECK_PRINT_MAX;
+#else
+	return true;
+#endif
+}
+
 /* After the failure's line: counts it and returns false, or ends the program. */
 static inline bool check_end_(void)
 {
@@ -153,7 +166,9 @@ static inline int check_cond_length_(const char *text)
 
 static inline bool check_failed_(const char *file, int line, const char *cond)
 {
-	fprintf(stderr, "%s:%d: check failed: %s\n", file, line, cond);
+	if (check_printing_()) {
+		fprintf(stderr, "%s:%d: check failed: %s\n", file, line, cond);
+	}
 	return check_end_();
 }
 
@@ -165,6 +180,9 @@ static inline bool check_failed_msg_(const char *file, int line, const char *con
 {
 	va_list args;
 
+	if (!check_printing_()) {
+		return check_end_();
+	}
 	fprintf(stderr, "%s:%d: check failed: ", file, line);
 	if (cond != NULL) {
 		fprintf(stderr, "%.*s: ", check_cond_length_(cond), cond);

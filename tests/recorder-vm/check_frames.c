@@ -55,8 +55,8 @@ static void check_pixels(struct frame_ctx *c, const struct hwct_buffer_ref *ref,
 	struct hwct_hash got;
 	int ret = hwct_reader_blob(c->r, &ref->content, &blob);
 
-	if (!RVC_CHECK(ret == 0, "%s: content blob: %s", what, strerror(-ret)) ||
-		!RVC_CHECK(blob.width == b->width && blob.height == b->height && blob.stride == b->stride &&
+	if (!CHECK(ret == 0, "%s: content blob: %s", what, strerror(-ret)) ||
+		!CHECK(blob.width == b->width && blob.height == b->height && blob.stride == b->stride &&
 			blob.bpp == 4 && blob.size >= (size_t)b->stride * (b->height - 1) + row,
 			"%s: blob %ux%u stride %u bpp %u, %zu bytes; the buffer is %ux%u stride %u", what,
 			blob.width, blob.height, blob.stride, blob.bpp, blob.size, b->width, b->height,
@@ -65,12 +65,12 @@ static void check_pixels(struct frame_ctx *c, const struct hwct_buffer_ref *ref,
 		return;
 	}
 	packed = malloc(row * b->height);
-	if (RVC_CHECK(packed != NULL, "out of memory")) {
+	if (CHECK(packed != NULL, "out of memory")) {
 		for (uint32_t y = 0; y < b->height; y++) {
 			memcpy(packed + y * row, blob.data + (size_t)y * blob.stride, row);
 		}
 		got = hwct_hash_compute(packed, row * b->height);
-		RVC_CHECK(hwct_hash_equal(&got, want), "%s: the captured pixels are not what the client "
+		CHECK(hwct_hash_equal(&got, want), "%s: the captured pixels are not what the client "
 			"wrote", what);
 		c->sum->blobs_checked++;
 		c->sum->pixel_bytes += blob.size;
@@ -86,15 +86,15 @@ static void check_buffer(struct frame_ctx *c, const struct hwct_buffer_ref *ref,
 	struct rvc_buffer *b = rvc_log_buffer(c->log, inode);
 	const Hwct__Buffer *i = ref->info;
 
-	if (!RVC_CHECK(ref->buffer == inode, "%s: buffer %llu, the client showed dma-buf inode %llu",
+	if (!CHECK(ref->buffer == inode, "%s: buffer %llu, the client showed dma-buf inode %llu",
 		what, (unsigned long long)ref->buffer, (unsigned long long)inode) ||
-		!RVC_CHECK(b && b->dmabuf, "%s: inode %llu is no dma-buf of the client's", what,
+		!CHECK(b && b->dmabuf, "%s: inode %llu is no dma-buf of the client's", what,
 			(unsigned long long)inode)) {
 		return;
 	}
 	b->seen = true;
-	if (RVC_CHECK(i != NULL, "%s: no Buffer record", what)) {
-		RVC_CHECK(i->allocator && strcmp(i->allocator, "hwct-test") == 0 && i->width == b->width &&
+	if (CHECK(i != NULL, "%s: no Buffer record", what)) {
+		CHECK(i->allocator && strcmp(i->allocator, "hwct-test") == 0 && i->width == b->width &&
 			i->height == b->height && i->drm_format == b->fourcc && i->has_modifier &&
 			i->modifier == b->modifier && i->n_planes >= 1 && i->planes[0]->stride == b->stride &&
 			i->planes[0]->offset == b->offset,
@@ -105,7 +105,7 @@ static void check_buffer(struct frame_ctx *c, const struct hwct_buffer_ref *ref,
 			i->n_planes ? i->planes[0]->offset : 0, b->width, b->height, (const char *)&b->fourcc,
 			(unsigned long long)b->modifier, b->stride, b->offset);
 	}
-	if (RVC_CHECK(ref->capture == HWCT_CAPTURE_OK && ref->has_content, "%s: capture status %d",
+	if (CHECK(ref->capture == HWCT_CAPTURE_OK && ref->has_content, "%s: capture status %d",
 		what, ref->capture)) {
 		c->sum->captures_ok++;
 		check_pixels(c, ref, b, hash, what);
@@ -118,15 +118,15 @@ static const struct rvc_fence *check_fence(struct frame_ctx *c, uint64_t id, int
 {
 	const struct rvc_fence *x = rvc_trace_fence(c->t, id);
 
-	if (!RVC_CHECK(id != 0 && x, "%s: fence %llu has no Fence record", what, (unsigned long long)id) ||
-		!RVC_CHECK(x->kind == kind && x->status == HWCT_FENCE_SIGNALLED && x->has_signal,
+	if (!CHECK(id != 0 && x, "%s: fence %llu has no Fence record", what, (unsigned long long)id) ||
+		!CHECK(x->kind == kind && x->status == HWCT_FENCE_SIGNALLED && x->has_signal,
 			"%s: fence %llu: kind %d status %d, %s", what, (unsigned long long)id, x->kind,
 			x->status, x->has_signal ? "signalled" : "no signal time") ||
-		!RVC_CHECK(strcmp(x->driver, driver) == 0, "%s: fence %llu from \"%s\", not %s", what,
+		!CHECK(strcmp(x->driver, driver) == 0, "%s: fence %llu from \"%s\", not %s", what,
 			(unsigned long long)id, x->driver, driver)) {
 		return NULL;
 	}
-	RVC_CHECK((int64_t)x->signal_ns == logged_ns, "%s: fence %llu signalled at %llu, the kernel told "
+	CHECK((int64_t)x->signal_ns == logged_ns, "%s: fence %llu signalled at %llu, the kernel told "
 		"the client %lld", what, (unsigned long long)id, (unsigned long long)x->signal_ns,
 		(long long)logged_ns);
 	return x;
@@ -138,7 +138,7 @@ static void check_present(struct frame_ctx *c, int64_t *prev_ns)
 		c->fl->present_ns, "present fence");
 	int64_t ret_ns = (int64_t)c->tf->present_exit_ns;
 
-	RVC_CHECK(c->tf->has_present && c->tf->present_fence == c->f->present.id,
+	CHECK(c->tf->has_present && c->tf->present_fence == c->f->present.id,
 		"frame %llu: the presentDisplay call returned fence %llu, the frame has %llu",
 		(unsigned long long)c->n, (unsigned long long)c->tf->present_fence,
 		(unsigned long long)c->f->present.id);
@@ -146,7 +146,7 @@ static void check_present(struct frame_ctx *c, int64_t *prev_ns)
 		return;
 	}
 	c->present_ns = (int64_t)p->signal_ns;
-	RVC_CHECK(p->created_ns == c->tf->present_exit_ns, "frame %llu: the present fence crossed at %llu, "
+	CHECK(p->created_ns == c->tf->present_exit_ns, "frame %llu: the present fence crossed at %llu, "
 		"presentDisplay returned at %lld", (unsigned long long)c->n,
 		(unsigned long long)p->created_ns, (long long)ret_ns);
 	if (c->n == 0) {
@@ -154,10 +154,10 @@ static void check_present(struct frame_ctx *c, int64_t *prev_ns)
 	} else {
 		int64_t gap = c->present_ns - *prev_ns;
 
-		RVC_CHECK(gap > 0, "frame %llu: present fence at %lld, not after frame %llu's (%lld)",
+		CHECK(gap > 0, "frame %llu: present fence at %lld, not after frame %llu's (%lld)",
 			(unsigned long long)c->n, (long long)c->present_ns, (unsigned long long)c->n - 1,
 			(long long)*prev_ns);
-		RVC_CHECK(c->present_ns + c->period_ns > ret_ns, "frame %llu: present fence %lld ns "
+		CHECK(c->present_ns + c->period_ns > ret_ns, "frame %llu: present fence %lld ns "
 			"before presentDisplay returned: more than a vsync period", (unsigned long long)c->n,
 			(long long)(ret_ns - c->present_ns));
 		c->sum->present_before_return += c->present_ns < ret_ns;
@@ -183,19 +183,19 @@ static void check_layer_fences(struct frame_ctx *c, size_t z, int64_t *latest_de
 
 	snprintf(what, sizeof(what), "frame %llu layer %zu acquire", (unsigned long long)c->n, z);
 	if (!ll->has_acquire) {
-		RVC_CHECK(l->buffer.acquire.id == 0, "%s: a fence the client did not pass", what);
+		CHECK(l->buffer.acquire.id == 0, "%s: a fence the client did not pass", what);
 	} else if ((x = check_fence(c, l->buffer.acquire.id, HWCT_FENCE_ACQUIRE, "vgem", ll->acquire_ns,
 		what))) {
 		int64_t s = (int64_t)x->signal_ns;
 
 		c->sum->acquires++;
-		RVC_CHECK(s >= ll->before && s <= ll->after, "%s: signalled at %lld, outside the client's "
+		CHECK(s >= ll->before && s <= ll->after, "%s: signalled at %lld, outside the client's "
 			"signal ioctl (%lld..%lld)", what, (long long)s, (long long)ll->before,
 			(long long)ll->after);
-		RVC_CHECK(s >= (int64_t)x->created_ns, "%s: signalled %lld ns before it crossed the boundary",
+		CHECK(s >= (int64_t)x->created_ns, "%s: signalled %lld ns before it crossed the boundary",
 			what, (long long)((int64_t)x->created_ns - s));
 		if (c->n > 0 && c->present_ns >= 0) {
-			RVC_CHECK(s < c->present_ns + c->period_ns, "%s: signalled %lld ns after the frame's "
+			CHECK(s < c->present_ns + c->period_ns, "%s: signalled %lld ns after the frame's "
 				"present fence: more than a vsync period", what, (long long)(s - c->present_ns));
 			c->sum->acquire_after_present += s > c->present_ns;
 		}
@@ -205,10 +205,10 @@ static void check_layer_fences(struct frame_ctx *c, size_t z, int64_t *latest_de
 	}
 	snprintf(what, sizeof(what), "frame %llu layer %zu release", (unsigned long long)c->n, z);
 	if (!ll->has_release) {
-		RVC_CHECK(l->release.id == 0, "%s: a release fence the client did not get", what);
+		CHECK(l->release.id == 0, "%s: a release fence the client did not get", what);
 	} else if ((x = check_fence(c, l->release.id, HWCT_FENCE_RELEASE, "vkms", ll->release_ns, what))) {
 		c->sum->releases++;
-		RVC_CHECK((int64_t)x->signal_ns == c->present_ns, "%s: signalled at %llu, the present "
+		CHECK((int64_t)x->signal_ns == c->present_ns, "%s: signalled at %llu, the present "
 			"fence it is a copy of at %lld", what, (unsigned long long)x->signal_ns,
 			(long long)c->present_ns);
 	}
@@ -222,14 +222,14 @@ static void check_decisions(struct frame_ctx *c)
 	uint32_t changed = tf->has_changed ? tf->changed : 0;
 	unsigned long long n = c->n;
 
-	RVC_CHECK(tf->has_validate && fl->has_validate && tf->validate_error == fl->validate_ret &&
+	CHECK(tf->has_validate && fl->has_validate && tf->validate_error == fl->validate_ret &&
 		c->f->validate_error == fl->validate_ret && tf->num_types == fl->changed,
 		"frame %llu: validateDisplay recorded %d with %u types, the client got %d with %u", n,
 		tf->validate_error, tf->num_types, fl->validate_ret, fl->changed);
-	if (RVC_CHECK(changed == fl->changed_logged, "frame %llu: %u changed types recorded, the client "
+	if (CHECK(changed == fl->changed_logged, "frame %llu: %u changed types recorded, the client "
 		"got %u", n, changed, fl->changed_logged)) {
 		for (uint32_t i = 0; i < changed; i++) {
-			RVC_CHECK(tf->changed_layers[i] == fl->changed_layers[i] &&
+			CHECK(tf->changed_layers[i] == fl->changed_layers[i] &&
 				tf->changed_types[i] == fl->changed_types[i], "frame %llu: changed type %u: "
 				"layer %llu -> %d recorded, layer %llu -> %d returned", n, i,
 				(unsigned long long)tf->changed_layers[i], tf->changed_types[i],
@@ -244,7 +244,7 @@ static void check_decisions(struct frame_ctx *c)
 		for (uint32_t i = 0; i < fl->changed_logged; i++) {
 			want = fl->changed_layers[i] == l->id ? fl->changed_types[i] : want;
 		}
-		RVC_CHECK(l->id == c->log->layer_ids[z] && fl->layers[z].has_requested &&
+		CHECK(l->id == c->log->layer_ids[z] && fl->layers[z].has_requested &&
 			l->requested == fl->layers[z].requested && l->final == want,
 			"frame %llu: layer z %zu: id %llu, requested %d, final %d; the client's layer %llu "
 			"had %d, validated %d", n, z, (unsigned long long)l->id, l->requested, l->final,
@@ -258,11 +258,11 @@ static void check_frame(struct frame_ctx *c, int64_t *prev_present_ns)
 	int64_t latest_device_ns = INT64_MIN;
 	char what[96];
 
-	RVC_CHECK(f->frame == c->n && f->display == 0 && f->validated && f->present_error == 0 &&
+	CHECK(f->frame == c->n && f->display == 0 && f->validated && f->present_error == 0 &&
 		f->flags == 0, "frame %llu: FrameEnd %llu display %llu, validated %d, present error %d, "
 		"flags 0x%x", (unsigned long long)c->n, (unsigned long long)f->frame,
 		(unsigned long long)f->display, f->validated, f->present_error, f->flags);
-	if (!RVC_CHECK(f->layer_count == c->log->layer_count, "frame %llu: %zu layers, the client has %zu",
+	if (!CHECK(f->layer_count == c->log->layer_count, "frame %llu: %zu layers, the client has %zu",
 		(unsigned long long)c->n, f->layer_count, c->log->layer_count)) {
 		return;
 	}
@@ -273,11 +273,11 @@ static void check_frame(struct frame_ctx *c, int64_t *prev_present_ns)
 		if (c->fl->layers[z].has_content) {
 			check_buffer(c, &f->layers[z].buffer, c->fl->layers[z].inode, &c->fl->layers[z].hash, what);
 		} else {
-			RVC_CHECK(f->layers[z].buffer.buffer == 0, "%s: a buffer on a layer without", what);
+			CHECK(f->layers[z].buffer.buffer == 0, "%s: a buffer on a layer without", what);
 		}
 	}
 	snprintf(what, sizeof(what), "frame %llu client target", (unsigned long long)c->n);
-	if (RVC_CHECK(f->has_client_target == c->fl->has_target, "%s: recorded %d, set %d", what,
+	if (CHECK(f->has_client_target == c->fl->has_target, "%s: recorded %d, set %d", what,
 		f->has_client_target, c->fl->has_target) && f->has_client_target) {
 		check_buffer(c, &f->client_target, c->fl->target_inode, &c->fl->target_hash, what);
 	}
@@ -313,7 +313,7 @@ int rvc_check_frames(struct hwct_reader *r, const struct rvc_trace *t, struct rv
 			.present_ns = -1 };
 
 		sum->frames++;
-		if (!RVC_CHECK(c.n < log->frames && c.n < RVC_MAX_FRAMES, "frame %llu: the client "
+		if (!CHECK(c.n < log->frames && c.n < RVC_MAX_FRAMES, "frame %llu: the client "
 			"presented %u frames", (unsigned long long)c.n, log->frames)) {
 			continue;
 		}

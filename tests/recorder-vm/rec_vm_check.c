@@ -3,11 +3,10 @@
  *
  * Checks TRACE, recorded by libhwc-record.so from `hwc2_client record` on
  * the real module PATH, against the client's LOG (rec_vm_check.h). Prints
- * "FAIL: ..." per failed check and one summary paragraph; exits 0 when
+ * a line per failed check (check.h) and one summary paragraph; exits 0 when
  * every check passed, 1 otherwise, 2 on bad usage.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,27 +14,9 @@
 
 #include "rec_vm_check.h"
 
-#define MAX_PRINTED 40
+struct check_tally check_tally;
 
 static const char *way = "?";
-static unsigned failures;
-
-bool rvc_check(bool cond, const char *fmt, ...)
-{
-	va_list args;
-
-	if (cond) {
-		return true;
-	}
-	if (failures++ < MAX_PRINTED) {
-		fprintf(stderr, "FAIL: %s: ", way);
-		va_start(args, fmt);
-		vfprintf(stderr, fmt, args);
-		va_end(args);
-		fputc('\n', stderr);
-	}
-	return false;
-}
 
 /* What the trace holds besides its frames: where it came from, the recorder's losses, the fences. */
 static void check_trace(const struct hwct_trace_info *info, const struct rvc_trace *t,
@@ -44,15 +25,15 @@ static void check_trace(const struct hwct_trace_info *info, const struct rvc_tra
 	uint64_t kinds[HWCT_FENCE_READBACK + 1] = { 0 }, unsignalled = 0;
 	uint64_t acquires = 0, releases = 0;
 
-	RVC_CHECK(info->has_seek_table && !info->truncated, "the trace was not closed (seek table %d, "
+	CHECK(info->has_seek_table && !info->truncated, "the trace was not closed (seek table %d, "
 		"truncated %d)", info->has_seek_table, info->truncated);
-	RVC_CHECK(strcmp(t->source, "recorder") == 0 && strcmp(t->module, module) == 0,
+	CHECK(strcmp(t->source, "recorder") == 0 && strcmp(t->module, module) == 0,
 		"Environment: source \"%s\", module \"%s\"; expected the recorder on %s", t->source,
 		t->module, module);
-	RVC_CHECK(log->frames > 0 && t->frame_ends == log->frames && info->frame_count == log->frames,
+	CHECK(log->frames > 0 && t->frame_ends == log->frames && info->frame_count == log->frames,
 		"%llu FrameEnd records (index: %llu), the client presented %u frames",
 		(unsigned long long)t->frame_ends, (unsigned long long)info->frame_count, log->frames);
-	RVC_CHECK(t->blobs_dropped == 0 && t->records_dropped == 0 && t->frames_late == 0,
+	CHECK(t->blobs_dropped == 0 && t->records_dropped == 0 && t->frames_late == 0,
 		"the recorder lost %llu blobs, %llu records, %llu late frames",
 		(unsigned long long)t->blobs_dropped, (unsigned long long)t->records_dropped,
 		(unsigned long long)t->frames_late);
@@ -70,8 +51,8 @@ static void check_trace(const struct hwct_trace_info *info, const struct rvc_tra
 			releases += log->frame[n].layers[z].has_release;
 		}
 	}
-	RVC_CHECK(unsignalled == 0, "%llu fences without a signal time", (unsigned long long)unsignalled);
-	RVC_CHECK(kinds[HWCT_FENCE_ACQUIRE] == acquires && kinds[HWCT_FENCE_PRESENT] == log->frames &&
+	CHECK(unsignalled == 0, "%llu fences without a signal time", (unsigned long long)unsignalled);
+	CHECK(kinds[HWCT_FENCE_ACQUIRE] == acquires && kinds[HWCT_FENCE_PRESENT] == log->frames &&
 		kinds[HWCT_FENCE_RELEASE] == releases && kinds[HWCT_FENCE_CLIENT_TARGET] == 0 &&
 		kinds[0] == 0 && t->fence_records == kinds[HWCT_FENCE_ACQUIRE] + kinds[HWCT_FENCE_PRESENT] +
 		kinds[HWCT_FENCE_RELEASE], "Fence records: %llu acquire, %llu present, %llu release, "
@@ -158,7 +139,7 @@ int main(int argc, char *argv[])
 	}
 	for (size_t i = 0; ret == 0 && i < log.buffer_count; i++) {
 		seen += log.buffers[i].seen;
-		RVC_CHECK(log.buffers[i].seen, "dma-buf inode %llu of the client's is in no frame",
+		CHECK(log.buffers[i].seen, "dma-buf inode %llu of the client's is in no frame",
 			(unsigned long long)log.buffers[i].inode);
 	}
 	if (ret == 0 && sum.frames > 0) {
@@ -167,8 +148,8 @@ int main(int argc, char *argv[])
 	rvc_trace_finish(&t);
 	hwct_reader_destroy(r);
 	rvc_log_finish(&log);
-	if (ret < 0 || failures) {
-		fprintf(stderr, "%s: FAILED (%u failed checks%s)\n", way, failures,
+	if (ret < 0 || check_tally.failed) {
+		fprintf(stderr, "%s: FAILED (%d failed checks%s)\n", way, check_tally.failed,
 			ret < 0 ? ", the trace could not be read" : "");
 		return 1;
 	}

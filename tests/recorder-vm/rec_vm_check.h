@@ -24,10 +24,10 @@
 #define RVC_MAX_BUFFERS 32
 #define RVC_MAX_FENCES 100000
 
-/* Prints "FAIL: what" (the first 40 of them) and counts it when cond is false; evaluates to cond. */
-#define RVC_CHECK(cond, ...) rvc_check((cond), __VA_ARGS__)
-
-bool rvc_check(bool cond, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The checks (tests/common/check.h): counted, the first 40 failures printed. */
+#define CHECK_NONFATAL
+#define CHECK_PRINT_MAX 40
+#include "check.h"
 
 /* ---------------------------------------------------------- the client's log */
 

@@ -27,9 +27,9 @@ static bool add_fence(struct rvc_trace *t, const Hwct__Fence *f)
 	struct rvc_fence *x;
 
 	t->fence_records++;
-	if (!RVC_CHECK(f->has_id && f->id > 0 && f->id < RVC_MAX_FENCES, "a Fence record without a "
+	if (!CHECK(f->has_id && f->id > 0 && f->id < RVC_MAX_FENCES, "a Fence record without a "
 		"usable id (%llu)", (unsigned long long)f->id) ||
-		!RVC_CHECK(!t->fences[f->id].seen, "fence %llu: two Fence records", (unsigned long long)f->id)) {
+		!CHECK(!t->fences[f->id].seen, "fence %llu: two Fence records", (unsigned long long)f->id)) {
 		return false;
 	}
 	x = &t->fences[f->id];
@@ -55,7 +55,7 @@ static void add_call(struct rvc_trace *t, const Hwct__Call *c)
 	}
 	switch (c->function) {
 	case HWC2_FUNCTION_VALIDATE_DISPLAY:
-		RVC_CHECK(!f->has_validate, "frame %llu: two validateDisplay calls",
+		CHECK(!f->has_validate, "frame %llu: two validateDisplay calls",
 			(unsigned long long)t->frame_ends);
 		f->has_validate = true;
 		f->validate_error = c->error;
@@ -66,7 +66,7 @@ static void add_call(struct rvc_trace *t, const Hwct__Call *c)
 		if (c->args_case == HWCT__CALL__ARGS_CHANGED_TYPES && c->changed_types->n_layers > 0) {
 			const Hwct__ChangedTypesArgs *a = c->changed_types;
 
-			RVC_CHECK(!f->has_changed && a->n_layers == a->n_types && a->n_layers <= RVC_MAX_LAYERS,
+			CHECK(!f->has_changed && a->n_layers == a->n_types && a->n_layers <= RVC_MAX_LAYERS,
 				"frame %llu: changed types: %zu layers, %zu types, %s call",
 				(unsigned long long)t->frame_ends, a->n_layers, a->n_types,
 				f->has_changed ? "a second" : "one");
@@ -79,7 +79,7 @@ static void add_call(struct rvc_trace *t, const Hwct__Call *c)
 		}
 		break;
 	case HWC2_FUNCTION_PRESENT_DISPLAY:
-		RVC_CHECK(!f->has_present && c->error == HWC2_ERROR_NONE, "frame %llu: %s presentDisplay "
+		CHECK(!f->has_present && c->error == HWC2_ERROR_NONE, "frame %llu: %s presentDisplay "
 			"(error %d)", (unsigned long long)t->frame_ends, f->has_present ? "a second" : "a",
 			c->error);
 		f->has_present = true;
@@ -113,7 +113,7 @@ static void add_record(struct rvc_trace *t, const Hwct__Record *rec)
 		add_fence(t, rec->fence);
 		break;
 	case HWCT__RECORD__KIND_FRAME_END:
-		RVC_CHECK(rec->frame_end->frame == t->frame_ends, "FrameEnd %llu after %llu FrameEnds",
+		CHECK(rec->frame_end->frame == t->frame_ends, "FrameEnd %llu after %llu FrameEnds",
 			(unsigned long long)rec->frame_end->frame, (unsigned long long)t->frame_ends);
 		if (t->frame_ends < RVC_MAX_FRAMES) {
 			t->frame[t->frame_ends].flags = rec->frame_end->flags;
