@@ -59,34 +59,6 @@ void test_cleanup(void)
 	path_count = 0;
 }
 
-uint8_t *test_read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *data;
-	long n;
-
-	CHECK_MSG(f, "%s: %s", path, strerror(errno));
-	CHECK(fseek(f, 0, SEEK_END) == 0);
-	n = ftell(f);
-	CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
-	data = malloc((size_t)n + 1);
-	CHECK(data);
-	CHECK(fread(data, 1, (size_t)n, f) == (size_t)n);
-	data[n] = 0;
-	fclose(f);
-	*size = (size_t)n;
-	return data;
-}
-
-void test_write_file(const char *path, const void *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-
-	CHECK_MSG(f, "%s: %s", path, strerror(errno));
-	CHECK(fwrite(data, 1, size, f) == size);
-	CHECK(fclose(f) == 0);
-}
-
 bool test_file_exists(const char *path)
 {
 	struct stat st;

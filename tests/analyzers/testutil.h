@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"	/* CHECK, CHECK_MSG, CHECK_EQ_U64: fatal */
+#include "files.h"	/* test_read_file, test_write_file */
 #include "run.h"	/* test_run */
 
 #define TEST_SKIP 77	/* meson: the test was skipped */
@@ -21,11 +22,6 @@ const char *test_path(const char *name);
 
 /* Removes test_dir() and what it holds. */
 void test_cleanup(void);
-
-/* Reads a whole file (NUL-terminated for convenience). Caller frees. */
-uint8_t *test_read_file(const char *path, size_t *size);
-
-void test_write_file(const char *path, const void *data, size_t size);
 
 bool test_file_exists(const char *path);
 

@@ -123,23 +123,12 @@ const char *test_reference_trace(const struct fixture *fx, const char *name)
 	return test_generated_trace(name, 5, 120, GEN_NONE);
 }
 
-/* The whole file, NUL-terminated (checked). Caller frees. */
+/* The whole file, NUL-terminated (files.h). Caller frees. */
 static char *read_all(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	char *data;
-	long n;
+	size_t size;
 
-	CHECK_MSG(f, "%s: %s", path, strerror(errno));
-	CHECK(fseek(f, 0, SEEK_END) == 0);
-	n = ftell(f);
-	CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
-	data = malloc((size_t)n + 1);
-	CHECK(data);
-	CHECK(fread(data, 1, (size_t)n, f) == (size_t)n);
-	data[n] = '\0';
-	fclose(f);
-	return data;
+	return (char *)test_read_file(path, &size);
 }
 
 void test_replay(const struct fixture *fx, struct test_run *run, const char *const *args)

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "check.h"	/* CHECK, CHECK_MSG: fatal */
+#include "files.h"	/* test_read_file */
 #include "run.h"	/* test_run */
 
 #define TEST_SKIP 77

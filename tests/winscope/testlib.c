@@ -44,39 +44,6 @@ char *test_path(const char *name)
 	return p;	/* small and few: the test's lifetime */
 }
 
-uint8_t *test_read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *data = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (!f) {
-		return NULL;
-	}
-	do {
-		if (cap - len < 65536) {
-			cap = cap ? cap * 2 : 1 << 20;
-			data = realloc(data, cap + 1);
-			CHECK(data);
-		}
-		n = fread(data + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	data[len] = 0;
-	*size = len;
-	return data;
-}
-
-void test_write_file(const char *path, const void *data, size_t size)
-{
-	FILE *f = fopen(path, "wb");
-
-	CHECK_MSG(f, "%s: %s", path, strerror(errno));
-	CHECK(fwrite(data, 1, size, f) == size);
-	CHECK(fclose(f) == 0);
-}
-
 bool test_exists(const char *path)
 {
 	struct stat st;

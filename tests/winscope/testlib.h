@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"	/* CHECK, CHECK_MSG: fatal */
+#include "files.h"	/* test_read_file, test_write_file */
 #include "run.h"	/* test_run */
 
 #define TEST_SKIP 77		/* meson: skipped */
@@ -17,9 +18,6 @@
 const char *test_dir(void);
 char *test_path(const char *name);
 
-/* The whole file, NUL-terminated past size; NULL when unreadable. Caller frees. */
-uint8_t *test_read_file(const char *path, size_t *size);
-void test_write_file(const char *path, const void *data, size_t size);
 bool test_exists(const char *path);
 
 #endif
