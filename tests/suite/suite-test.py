@@ -171,6 +171,10 @@ def case_schema():
               "a farm board deploys with tftp, its modules and dtb: %s" % deploy)
         check(d["actions"][1]["boot"]["method"] == "u-boot", "its boot is the board's")
 
+        # a job time limit below the deploy's and boot's own still validates: they shrink to it
+        run("jobs", write_suite(tmp, 1, extra="timeout_minutes: 1", name="short.yaml"), "-o",
+            os.path.join(tmp, "short"))
+
 
 def case_jobs():
     with tempfile.TemporaryDirectory() as tmp:

@@ -94,7 +94,7 @@ def suite_run(tmp, prepared, begin):
 
     files = "    ramdisk: board/ramdisk.cpio\n    modules: board/modules.tar\n    bundle: board/bundle.tar\n"
     args = "    kernel_args: console=ttyS0,115200 loglevel=6 hwct.vkms=enable_overlay=1,enable_writeback=1\n"
-    head = "shards: 2\ntimeout_minutes: 8\ncase_timeout_seconds: 60\nreplay_args: [--timing, fast]\nboards:\n"
+    head = "shards: 2\ntimeout_minutes: 4\ncase_timeout_seconds: 60\nreplay_args: [--timing, fast]\nboards:\n"
     vkms = "  qemu-vkms:\n    device_type: qemu\n    kernel: board/kernel\n" + files + args
     traces = os.path.join(ROOT, "traces")
     cases = [("home-0-3", "home", "0-3"), ("video-0-3", "video", "0-3"),

@@ -69,7 +69,7 @@ def _board_file_name(board, key, location):
     return "%s.%s.%s" % (board.name, key, os.path.basename(location.rstrip("/")))
 
 
-def _deploy(board, pub, data_url):
+def _deploy(board, pub, data_url, minutes):
     f = board.files
 
     def url(key):
@@ -81,7 +81,7 @@ def _deploy(board, pub, data_url):
     overlays["hwct-bundle"] = {"url": url("bundle"), "format": "tar", "path": "/"}
     overlays["hwct-data"] = {"url": data_url, "format": "tar", "path": "/"}
     ramdisk = {"url": url("ramdisk"), "format": "cpio.newc", "overlays": overlays}
-    deploy = {"timeout": {"minutes": DEPLOY_TIMEOUT_MINUTES}, "to": board.deploy, "os": "oe"}
+    deploy = {"timeout": {"minutes": minutes}, "to": board.deploy, "os": "oe"}
     if board.deploy == "tmpfs":
         append = "-append \"%s\"" % board.kernel_args if board.kernel_args else ""
         ramdisk["image_arg"] = "-initrd {ramdisk}"
@@ -106,7 +106,8 @@ def _deploy(board, pub, data_url):
 def job(suite, board, k, n, cases, pub, data_url):
     """The LAVA job (a dict) of shard k of n of board."""
     boot = dict(board.boot)
-    boot.setdefault("timeout", {"minutes": PROMPT_TIMEOUT_MINUTES})
+    # LAVA refuses an action timeout longer than the job's
+    boot.setdefault("timeout", {"minutes": min(PROMPT_TIMEOUT_MINUTES, suite.timeout_minutes)})
     boot.setdefault("prompts", [board.prompt])
     steps = [case_command(suite, board, c) for c in cases]
     d = {
@@ -117,7 +118,7 @@ def job(suite, board, k, n, cases, pub, data_url):
         "timeouts": {
             "job": {"minutes": suite.timeout_minutes},
             "action": {"minutes": suite.timeout_minutes},
-            "connection": {"minutes": 2},
+            "connection": {"minutes": min(2, suite.timeout_minutes)},
         },
         "metadata": {
             "hwct.suite": suite.name,
@@ -126,7 +127,7 @@ def job(suite, board, k, n, cases, pub, data_url):
             "hwct.cases": ",".join(c.name for c in cases),
         },
         "actions": [
-            {"deploy": _deploy(board, pub, data_url)},
+            {"deploy": _deploy(board, pub, data_url, min(DEPLOY_TIMEOUT_MINUTES, suite.timeout_minutes))},
             {"boot": boot},
             {"test": {
                 "timeout": {"minutes": suite.timeout_minutes},
