@@ -40,7 +40,7 @@ void bench_report(const char *name, double value, double baseline, const char *u
 {
 	bool pass = higher_is_better ? ratio >= goal : ratio <= goal;
 
-	printf("%s: %.4g %s, baseline %.4g %s, ratio %.3f (goal %s %.2g): %s\n", name, value, unit, baseline, unit,
+	printf("%s: %.4g %s, baseline %.4g %s, ratio %.3f (goal %s %.3g): %s\n", name, value, unit, baseline, unit,
 		ratio, higher_is_better ? "≥" : "≤", goal, pass ? "PASS" : "MISS");
 	fflush(stdout);
 }
