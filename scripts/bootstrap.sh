@@ -74,7 +74,9 @@ board=tests/data/boards/real/i915-display-top.txt
 echo
 echo "== the same trace planned on a real board: $board (pasted drm_info text of an Intel"
 echo "   laptop, 3 pipes), no device, frames as recorded (--mode-map none: the dump cannot tell"
-echo "   whether its planes scale, so none is assumed to)"
+echo "   whether its planes scale, so none is assumed to). Frame 0 is all client: like"
+echo "   drm_hwcomposer, drmhwc fails a frame that needs a client target before the display"
+echo "   was given one (docs/drmhwc.md)"
 build/replayer/hwc-replay "$trace" --frames 0-4 --profile "$board" --mode-map none \
 	--results "$results"
 summary "$results"
