@@ -8,8 +8,16 @@ set -eu
 cd "$(dirname "$0")/.."
 
 bash scripts/install-deps.sh
-[ -f build/build.ninja ] || meson setup build
-ninja -C build
+# The build's own output goes to a log, shown whole only when it fails.
+mkdir -p build
+log=build/bootstrap-build.log
+echo "== build (meson, ninja): log in $log"
+if ! { [ -f build/build.ninja ] || meson setup build; } >"$log" 2>&1 || ! ninja -C build >>"$log" 2>&1; then
+	cat "$log"
+	echo "bootstrap: the build failed (log above, also in $log)" >&2
+	exit 1
+fi
+grep -m1 -A200 '^hwctrace ' "$log" | sed -n '/^  Programs/,/^$/p' || true
 
 trace=traces/home.zst
 echo
