@@ -4,7 +4,8 @@
  * (bench_recorder_tp.c, LTTng builds only), a private LTTng session daemon
  * (bench_recorder_lttng.c), child processes (bench_recorder_spawn.c), the
  * statistics (bench_recorder_stats.c), what a recorded trace held
- * (bench_recorder_trace.c) and the report (bench_recorder_report.c).
+ * (bench_recorder_trace.c), the report (bench_recorder_report.c), and the
+ * UI session of issue 16 goal 2 (bench_recorder_ui.c, bench_recorder_ui_report.c).
  */
 #ifndef HWCT_BENCH_RECORDER_H
 #define HWCT_BENCH_RECORDER_H
@@ -99,6 +100,64 @@ struct bench_client_options {
  * -errno.
  */
 int bench_client_run(const struct bench_client_options *o, struct bench_samples *out);
+
+/* ------------------------------------------------------- the UI session */
+
+/* A 60 Hz lock-screen session of three buffer-queue layers (bench_recorder_ui.c). */
+#define BENCH_UI_LAYERS 3
+extern const char *const bench_ui_layer_names[BENCH_UI_LAYERS];	/* in the order they are created */
+
+/* Prints the session's layers in one line's words (no newline). */
+void bench_ui_describe(FILE *f);
+
+struct bench_ui_options {
+	const char *module;		/* the fake, or the recorder */
+	const char *pixels;		/* PNG of the wallpaper, NULL: a synthetic pattern */
+	unsigned warmup, frames;
+};
+
+/* What one UI session measured (written by the child, read by the parent). */
+struct bench_ui_result {
+	unsigned frames;		/* measured frames */
+	uint64_t session_ns;		/* first measured frame to the device closed */
+	uint64_t other_cpu_ns;		/* process CPU minus the client thread's, same span */
+	uint64_t client_cpu_ns;		/* the client thread's CPU over the frames */
+	uint64_t release_waits;		/* the producer found a buffer's release fence pending */
+	uint64_t buffers[4];		/* new buffers set per layer, measured frames */
+};
+
+/*
+ * Opens the module's device and runs the session, paced at 60 Hz. Prints
+ * what went wrong to stderr. Returns 0 or -errno.
+ */
+int bench_ui_run(const struct bench_ui_options *o, struct bench_ui_result *res);
+
+/*
+ * Prints the session's result lines (bench_recorder_ui_report.c): per layer captured / late / dropped
+ * from the traces in out_dir, the recorder's CPU against the direct run's,
+ * and the goal (0 late, 0 dropped, <= 1 core).
+ */
+void bench_ui_print(const struct bench_ui_result *direct, const struct bench_ui_result *rec, const char *out_dir);
+
+/* The UI session's processes (bench_recorder_ui_report.c). Whether name is a UI child (--child ui-direct / ui). */
+bool bench_ui_is_child(const char *name);
+
+/* A UI child's main: runs the session, writes its result to result_path. Returns the exit status. */
+int bench_ui_child(const char *name, const struct bench_ui_options *o, const char *result_path);
+
+/* What the parent passes on to the UI children; borrowed. */
+struct bench_ui_parent {
+	const char *self, *tmp;		/* this program; the run's directory (has no-lttng/) */
+	const char *fake, *recorder, *pixels;
+	unsigned warmup, frames;
+};
+
+/*
+ * Runs the session on the fake directly, then through the recorder
+ * (pixels on, HWCT_CAPTURE_WAIT_MS=0, traces in tmp/out-ui), and prints
+ * bench_ui_print's lines. Returns 0 or -errno.
+ */
+int bench_ui_session(const struct bench_ui_parent *p);
 
 /* ------------------------------------------------- the tracepoint baseline */
 

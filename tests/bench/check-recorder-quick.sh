@@ -1,6 +1,7 @@
 #!/bin/bash
 # The 'bench-recorder-quick' unit test: bench-recorder --quick runs and
-# prints its result lines (their figures are not checked).
+# prints its result lines, the UI session's too (their figures are not
+# checked).
 #   check-recorder-quick.sh BENCH --quick [ARGS...]
 set -euo pipefail
 
@@ -14,7 +15,10 @@ for re in \
 	"^wrapper pixels-off per call: mean $num ns p99 $num ns; ÷ direct: mean $num p99 $num; .*÷ tracepoint: mean " \
 	"^wrapper pixels-on per call: mean $num ns p99 $num ns; ÷ direct: mean $num p99 $num; .*÷ tracepoint: mean " \
 	"^  setLayerBuffer \(" \
-	"^  presentDisplay \("; do
+	"^  presentDisplay \(" \
+	"^ui session per layer, captured / late / dropped: wallpaper $num / $num / $num; shade $num / $num / $num; status $num / $num / $num$" \
+	"^ui session recorder CPU: $num core " \
+	"^ui session goal: .*: (PASS|MISS)$"; do
 	if ! grep -qE "$re" <<<"$out"; then
 		echo "check-recorder-quick.sh: no line matching: $re" >&2
 		exit 1
