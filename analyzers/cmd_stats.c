@@ -112,6 +112,11 @@ static void print_text(FILE *f, const char *path, const void *arg)
 		fputs("no CaptureStats records", f);
 	}
 	fprintf(f, "; %" PRIu64 " frames flagged capture-late\n", facts->capture_late_frames);
+	if (facts->capture_stats && facts->has_fd_budget) {
+		fprintf(f, "recorder fds      budget %" PRIu64 ", peak %" PRIu64 " held; %" PRIu64
+			" captures dropped for want of an fd, %" PRIu64 " fences unwatched\n", facts->fd_budget,
+			facts->fds_held_peak, facts->captures_no_fd, facts->fences_unwatched);
+	}
 	for (size_t i = 0; i < facts->display_count; i++) {
 		print_display(f, &facts->displays[i]);
 	}

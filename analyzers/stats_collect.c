@@ -158,6 +158,11 @@ static int note_record(struct collector *c, const Hwct__Record *rec)
 		facts->bytes_dropped = cs->bytes_dropped;
 		facts->records_dropped = cs->records_dropped;
 		facts->frames_capture_late = cs->frames_capture_late;
+		facts->has_fd_budget = cs->has_fd_budget;
+		facts->fd_budget = cs->fd_budget;
+		facts->fds_held_peak = cs->fds_held_peak;
+		facts->captures_no_fd = cs->captures_no_fd;
+		facts->fences_unwatched = cs->fences_unwatched;
 		return 0;
 	}
 	case HWCT__RECORD__KIND_FRAME_END:

@@ -126,6 +126,12 @@ int stats_print_json(FILE *f, const char *path, const struct stats_facts *facts)
 	put(&b, capture, "records_dropped", hwct_json_u64(facts->records_dropped));
 	put(&b, capture, "frames_capture_late", hwct_json_u64(facts->frames_capture_late));
 	put(&b, capture, "frames_flagged_capture_late", hwct_json_u64(facts->capture_late_frames));
+	if (facts->capture_stats && facts->has_fd_budget) {
+		put(&b, capture, "fd_budget", hwct_json_u64(facts->fd_budget));
+		put(&b, capture, "fds_held_peak", hwct_json_u64(facts->fds_held_peak));
+		put(&b, capture, "captures_no_fd", hwct_json_u64(facts->captures_no_fd));
+		put(&b, capture, "fences_unwatched", hwct_json_u64(facts->fences_unwatched));
+	}
 	put(&b, root, "capture", capture);
 	for (size_t i = 0; i < facts->display_count; i++) {
 		struct json_object *d = display(&b, &facts->displays[i]);

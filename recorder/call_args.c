@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "call.h"
+#include "fds.h"
 
 #define MAX_ARRAY_ELEMENTS 65536u	/* longer arrays are cut (extra_failed) */
 
@@ -130,7 +131,14 @@ void rec_arg_handle(struct rec_call *c, unsigned i, buffer_handle_t handle)
 	h->words = words;
 	h->ident = (uint64_t)(uintptr_t)handle;
 	memcpy(h->data, handle->data, (size_t)words * sizeof(int32_t));
-	h->fd = h->num_fds > 0 ? rec_dup_fd(handle->data[0]) : -1;
+	h->fd = h->num_fds > 0 ? rec_fds_dup(handle->data[0]) : -1;
+	h->ino = 0;
+	if (h->num_fds > 0 && h->fd < 0) {
+		struct stat st;
+
+		/* no dup (fd budget spent): the capture is dropped, the buffer keeps its identity */
+		h->ino = fstat(handle->data[0], &st) == 0 ? (uint64_t)st.st_ino : 0;
+	}
 }
 
 void rec_arg_handle_id(struct rec_call *c, unsigned i, const native_handle_t *handle)
@@ -153,7 +161,7 @@ void rec_arg_fence_in(struct rec_call *c, unsigned i, int32_t fd)
 		return;
 	}
 	a->v.fence.id = fd >= 0 ? atomic_fetch_add(&c->rec->next_fence_id, 1) + 1 : 0;
-	a->v.fence.fd = c->keep ? rec_dup_fd(fd) : -1;
+	a->v.fence.fd = c->keep ? rec_fds_dup(fd) : -1;
 }
 
 void rec_arg_in_array(struct rec_call *c, unsigned i, const void *p, size_t elem_size, uint64_t n)
@@ -287,7 +295,7 @@ void rec_arg_fence_out(struct rec_call *c, unsigned i, const int32_t *fd)
 	a->v.fence.fd = -1;
 	if (fd && *fd >= 0 && c->ev->error == HWC2_ERROR_NONE) {
 		a->v.fence.id = atomic_fetch_add(&c->rec->next_fence_id, 1) + 1;
-		a->v.fence.fd = c->keep ? rec_dup_fd(*fd) : -1;
+		a->v.fence.fd = c->keep ? rec_fds_dup(*fd) : -1;
 	}
 }
 
@@ -309,7 +317,7 @@ void rec_arg_fences_out(struct rec_call *c, unsigned i, const int32_t *fds, unsi
 	a->count = (uint32_t)n;
 	for (uint64_t k = 0; k < n; k++) {
 		f[k].id = fds[k] >= 0 ? atomic_fetch_add(&c->rec->next_fence_id, 1) + 1 : 0;
-		f[k].fd = c->keep ? rec_dup_fd(fds[k]) : -1;
+		f[k].fd = c->keep ? rec_fds_dup(fds[k]) : -1;
 	}
 }
 

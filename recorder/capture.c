@@ -22,6 +22,7 @@
 #include "buffers.h"
 #include "capture.h"
 #include "config.h"
+#include "fds.h"
 #include "payload.h"
 #include "recorder.h"
 #include "sync_uapi.h"
@@ -54,6 +55,8 @@ struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *
 		h->fd = -1;
 		if (cap->fd >= 0 && fstat(cap->fd, &st) == 0) {
 			cap->buffer_id = (uint64_t)st.st_ino;
+		} else if (h->ino) {
+			cap->buffer_id = h->ino;
 		} else {
 			/* no fd to name it by: the handle's address, marked by the top bit */
 			cap->buffer_id = h->ident | (1ull << 63);
@@ -77,12 +80,7 @@ void rec_capture_free(struct rec_capture *cap)
 	if (!cap) {
 		return;
 	}
-	if (cap->fd >= 0) {
-		close(cap->fd);
-	}
-	if (cap->release_fd >= 0) {
-		close(cap->release_fd);
-	}
+	rec_fds_close(cap->fd);
 	free(cap->damage);
 	free(cap);
 }

@@ -35,12 +35,14 @@ struct rec_capture {
 	struct rec_display_slot *slot;	/* the display's shared counters */
 	uint64_t display, layer;
 	bool client_target;
-	int fd;				/* dup of the buffer's fd, owned, -1 none */
+	int fd;				/* dup of the buffer's fd (fds.h), owned, -1 none */
 	int fence_fd;			/* acquire fence, borrowed from the event, -1 none */
 	/*
 	 * The buffer's release (worker_capture.c): the fence that hands it back
-	 * to its producer (a dup, owned, -1 none yet), or released when it was
-	 * handed back without a fence. Pixels read after that may be torn.
+	 * to its producer (borrowed from the later event that returned it, which
+	 * stays in the worker's FIFO until this capture is done; -1 none yet),
+	 * or released when it was handed back without a fence (or with a fence
+	 * the recorder holds no fd of). Pixels read after that may be torn.
 	 */
 	int release_fd;
 	bool released;

@@ -11,14 +11,13 @@
  * never more pools than threads that were alive at once, and every pooled
  * event stays reachable from `pools`.
  */
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "capture.h"
 #include "event.h"
+#include "fds.h"
 #include "module.h"
 
 #define MAX_EXTRA (16u << 20)
@@ -218,10 +217,8 @@ void *rec_event_extra(struct rec_event *ev, size_t size, uint32_t *off)
 
 static void close_fd(int32_t *fd)
 {
-	if (*fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
+	rec_fds_close(*fd);
+	*fd = -1;
 }
 
 /* Closes the fds ev still owns and frees its heap parts (not ev itself). */
@@ -263,10 +260,4 @@ void rec_event_free(struct rec_event *ev)
 	} else {
 		free(ev);
 	}
-}
-
-/* dup() that keeps the result off the stdio numbers; -1 on failure. */
-int32_t rec_dup_fd(int fd)
-{
-	return fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3) : -1;
 }

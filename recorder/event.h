@@ -69,10 +69,11 @@ struct rec_fence {
 /* Snapshot of a buffer_handle_t (cutils/native_handle.h) taken during the call. */
 #define REC_HANDLE_MAX_WORDS 128
 struct rec_handle {
-	int32_t fd;		/* our dup of data[0], -1 when there was none or dup failed */
+	int32_t fd;		/* our dup of data[0], -1 when there was none or no dup was made */
 	int32_t num_fds, num_ints;	/* as the handle said */
 	int32_t words;		/* how many data[] entries were copied (<= REC_HANDLE_MAX_WORDS) */
 	uint64_t ident;		/* handle pointer, for buffers without fds */
+	uint64_t ino;		/* data[0]'s inode when it had an fd but no dup was made (fds.h), else 0 */
 	int32_t data[];		/* data[0 .. words) */
 };
 
@@ -149,8 +150,5 @@ void rec_event_release(struct rec_event *ev);
 
 /* Frees ev (back to its pool), closing the fds it still owns. ev may be NULL. Any thread. */
 void rec_event_free(struct rec_event *ev);
-
-/* dup() that keeps the result off the stdio numbers, close-on-exec; -1 on failure. */
-int32_t rec_dup_fd(int fd);
 
 #endif

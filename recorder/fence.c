@@ -13,6 +13,7 @@
 #include <hwct/format.h>
 #include <hwct/writer.h>
 
+#include "fds.h"
 #include "fence.h"
 #include "recorder.h"
 #include "sync_uapi.h"
@@ -86,7 +87,8 @@ static void emit(struct rec_fence_watch *fw, const struct watched *item, bool si
 	Hwct__Fence f = HWCT__FENCE__INIT;
 	char driver[32] = "", timeline[32] = "";
 	uint64_t signal_ns = 0;
-	int32_t status = HWCT_FENCE_PENDING;
+	/* no fd: the recorder never held one to watch it by (fence.h) */
+	int32_t status = item->fd < 0 ? HWCT_FENCE_UNWATCHED : HWCT_FENCE_PENDING;
 
 	if (signalled && item->fd >= 0) {
 		if (item->info.seen_ns && item->info.seen_ns < poll_ns) {
@@ -121,9 +123,7 @@ static void emit(struct rec_fence_watch *fw, const struct watched *item, bool si
 
 static void remove_at(struct rec_fence_watch *fw, size_t i)
 {
-	if (fw->items[i].fd >= 0) {
-		close(fw->items[i].fd);
-	}
+	rec_fds_close(fw->items[i].fd);
 	fw->items[i] = fw->items[--fw->count];
 }
 
@@ -303,8 +303,9 @@ void rec_fence_watch_add(struct rec_fence_watch *fw, int fd, const struct rec_fe
 	}
 	if (fw->count == fw->cap) {
 		fw->dropped++;
+		rec_fds_close(fd);
+		item.fd = -1;
 		emit(fw, &item, false, 0);
-		close(fd);
 		pthread_mutex_unlock(&fw->lock);
 		return;
 	}

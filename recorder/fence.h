@@ -35,8 +35,10 @@ void rec_fence_watch_destroy(struct rec_fence_watch *fw);
 void rec_fence_watch_begin(struct rec_fence_watch *fw, struct hwct_writer *w);
 
 /*
- * Watches fd (taken: closed once its record is written). fd -1 (the dup
- * failed) writes a record with the fence pending at once.
+ * Watches fd (an fd of fds.h, taken: closed once its record is written).
+ * fd -1 (no dup was made: fd budget spent, or dup failed) writes a record
+ * with status FENCE_UNWATCHED at once; so does a fence past MAX_WATCHED
+ * (counted in rec_fence_watch_dropped).
  */
 void rec_fence_watch_add(struct rec_fence_watch *fw, int fd, const struct rec_fence_info *info);
 
@@ -46,7 +48,7 @@ void rec_fence_watch_add(struct rec_fence_watch *fw, int fd, const struct rec_fe
  */
 void rec_fence_watch_end(struct rec_fence_watch *fw, uint32_t grace_ms);
 
-/* Fences that could not be watched (out of memory), counted. */
+/* Fences that had an fd but could not be watched (MAX_WATCHED or out of memory), counted. */
 uint64_t rec_fence_watch_dropped(struct rec_fence_watch *fw);
 
 /*

@@ -11,6 +11,7 @@
 
 #include "crash.h"
 #include "event.h"
+#include "fds.h"
 #include "fence.h"
 #include "output.h"
 #include "recorder.h"
@@ -110,6 +111,7 @@ static struct recorder *create(void)
 		return NULL;
 	}
 	r->first_fd = -1;
+	rec_fds_init();
 	if (rec_config_read(&r->cfg, why, sizeof(why)) < 0) {
 		hwct_log(HWCT_LOG_ERROR, "recorder: bad option %s; not recording", why);
 		goto error;

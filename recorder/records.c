@@ -13,6 +13,7 @@
 #include <hwct/format.h>
 #include <hwct/writer.h>
 
+#include "fds.h"
 #include "fence.h"
 #include "hwc2_wrappers.h"
 #include "hwct_config.h"
@@ -349,6 +350,7 @@ void rec_write_capture_stats(struct rec_worker *w)
 	Hwct__Record rec = HWCT__RECORD__INIT;
 	Hwct__CaptureStats cs = HWCT__CAPTURE_STATS__INIT;
 	struct hwct_writer_stats st;
+	struct rec_fds_stats fds;
 
 	if (!w->writer) {
 		return;
@@ -360,10 +362,15 @@ void rec_write_capture_stats(struct rec_worker *w)
 	/* the calls written so far with capture DROPPED, whatever dropped them */
 	cs.blobs_dropped = w->cctx.drops;
 	cs.bytes_dropped = w->cctx.drop_bytes;
-	cs.records_dropped = atomic_load(&w->r->events_dropped) + rec_fence_watch_dropped(w->fences) +
-		w->write_errors;
+	cs.records_dropped = atomic_load(&w->r->events_dropped) + w->write_errors;
 	cs.frames_capture_late = w->frames_late;
 	cs.bytes_queued_peak = st.bytes_queued_peak;
+	rec_fds_get_stats(&fds);
+	cs.has_fd_budget = cs.has_fds_held_peak = cs.has_captures_no_fd = cs.has_fences_unwatched = true;
+	cs.fd_budget = fds.budget;
+	cs.fds_held_peak = fds.peak;
+	cs.captures_no_fd = w->captures_no_fd;
+	cs.fences_unwatched = w->fences_unwatched + rec_fence_watch_dropped(w->fences);
 	rec.kind_case = HWCT__RECORD__KIND_CAPTURE_STATS;
 	rec.capture_stats = &cs;
 	rec_session_write(w, &rec);

@@ -93,6 +93,7 @@ static void watch_fences(struct rec_worker *w, struct rec_event *ev)
 			info.id = a->v.fence.id;
 			info.created_ns = out ? ev->t_exit : ev->t_enter;
 			info.seen_ns = !out && ev->capture ? ev->capture->fence_seen_ns : 0;
+			w->fences_unwatched += a->v.fence.fd < 0;
 			rec_fence_watch_add(w->fences, a->v.fence.fd, &info);
 			a->v.fence.fd = -1;
 		} else if (a->kind == REC_ARG_FENCES) {
@@ -110,6 +111,7 @@ static void watch_fences(struct rec_worker *w, struct rec_event *ev)
 				info.seen_ns = 0;
 				info.has_layer = ids != NULL;
 				info.layer = ids ? ids[k] : 0;
+				w->fences_unwatched += f[k].fd < 0;
 				rec_fence_watch_add(w->fences, f[k].fd, &info);
 				f[k].fd = -1;
 			}

@@ -62,6 +62,8 @@ struct rec_worker {
 	uint64_t seq;			/* Call records written */
 	uint64_t frame;			/* FrameEnd records written */
 	uint64_t frames_late;
+	uint64_t captures_no_fd;	/* captures dropped: no fd for the buffer or its acquire fence */
+	uint64_t fences_unwatched;	/* fences handed to the watcher without an fd */
 	uint64_t last_stats_ns;
 	uint64_t write_errors;
 	bool limit_reached;		/* HWCT_MAX_FRAMES/SECONDS: nothing more is written */

@@ -3,13 +3,13 @@
  * captures attached to buffer calls, armed at validate/present, stepped,
  * and the per-display "resolved" ticket the hot path waits for.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hwct/format.h>
 
 #include "capture.h"
+#include "fds.h"
 #include "hwc2_wrappers.h"
 #include "worker.h"
 
@@ -85,6 +85,30 @@ static int fence_fd_arg(const struct rec_event *ev, int i)
 	return a->kind == REC_ARG_FENCE ? a->v.fence.fd : -1;
 }
 
+/*
+ * A capture whose buffer fd or acquire fence the hot path could not dup
+ * (the fd budget was spent, fds.h): nothing to read, or no way to know when
+ * the pixels are ready. Dropped (capture 2, counted with the other drops
+ * where its call is written, and in captures_no_fd); its buffer fd, if
+ * any, goes back to the budget at once.
+ */
+static void drop_without_fds(struct rec_worker *w, struct rec_capture *cap, const struct rec_handle *h,
+	const struct rec_arg *fence)
+{
+	bool no_buffer_fd = h && h->num_fds > 0 && cap->fd < 0;
+	bool no_fence_fd = fence->kind == REC_ARG_FENCE && fence->v.fence.id && fence->v.fence.fd < 0;
+
+	if (cap->state == REC_CAPTURE_DONE || !cap->has_buffer || (!no_buffer_fd && !no_fence_fd)) {
+		return;
+	}
+	rec_fds_close(cap->fd);
+	cap->fd = -1;
+	cap->fence_fd = -1;
+	cap->state = REC_CAPTURE_DONE;
+	cap->status = HWCT_CAPTURE_DROPPED;
+	w->captures_no_fd++;
+}
+
 /* Buffer calls get a capture (which also names the buffer for its Buffer record). */
 void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 {
@@ -111,6 +135,9 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 	}
 	ev->capture = rec_capture_create(ev, handle_arg(ev, handle), fence >= 0 ? fence_fd_arg(ev, fence) : -1,
 		rec_display_slot(r, ev->display), &r->cfg);
+	if (ev->capture && fence >= 0) {
+		drop_without_fds(w, ev->capture, handle_arg(ev, handle), &ev->args[fence]);
+	}
 	if (ev->ticket) {
 		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
 
@@ -120,8 +147,8 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 
 /*
  * Gives every pending capture of (display, layer or client target) but the
- * newest (the buffer still on screen) the release of fd: a dup of the fence
- * that hands the replaced buffer back, or `released` when there is none.
+ * newest (the buffer still on screen) the release of fd: the fence that
+ * hands the replaced buffer back, or `released` when there is none.
  */
 static void release_older(struct rec_worker *w, uint64_t display, bool client_target, uint64_t layer, int fd)
 {
@@ -143,13 +170,14 @@ static void release_older(struct rec_worker *w, uint64_t display, bool client_ta
 				(!client_target && cap->layer != layer) || cap->released || cap->release_fd >= 0) {
 			continue;
 		}
-		if (fd < 0) {
-			cap->released = true;
-		} else {
-			cap->release_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-			/* no fd left to watch it by: the pixels cannot be trusted from now on */
-			cap->released = cap->release_fd < 0;
-		}
+		/*
+		 * Borrowed: the event that returned fd is queued after cap's, so the
+		 * FIFO (written in order) keeps it until cap is done. -1: released
+		 * without a fence, or a fence the recorder could not dup (fds.h):
+		 * either way the pixels cannot be trusted from now on.
+		 */
+		cap->release_fd = fd;
+		cap->released = fd < 0;
 	}
 }
 
