@@ -8,10 +8,13 @@
  * must run every frame before anyone reads; and setLayerBuffer and
  * presentDisplay (which may wait for captures, at most HWCT_CAPTURE_WAIT_MS)
  * stay under CLIENT_SLOW_NS (50 ms), a bound only a call waiting on I/O
- * crosses, except for at most MAX_SLOW_SHARE of them (a loaded machine
- * deschedules the client now and then; a hot path that waits for the
- * writer does it on every frame once stalled), and none reaches
- * MAX_CALL_NS. Pixels past the memory budget are dropped and counted. Once the test drains the FIFO, the trace holds every call
+ * crosses, except for at most MAX_SLOW_SHARE of them, and none reaches
+ * MAX_CALL_NS. The share is set by the failure, not by the machine: a hot
+ * path that waits for the writer does it on every frame once stalled, and
+ * the stall starts within the first third of the frames (the trace is
+ * larger than the FIFO, and most captures are dropped), so such a recorder
+ * makes well over half the calls slow; a loaded machine deschedules the
+ * client for 50 ms now and then, nowhere near a quarter of its calls. Pixels past the memory budget are dropped and counted. Once the test drains the FIFO, the trace holds every call
  * and frame and says how many captures it dropped.
  */
 #include <fcntl.h>
@@ -27,7 +30,7 @@
 #include "testlib.h"
 
 #define FRAMES 200
-#define MAX_SLOW_SHARE 0.05		/* of the calls may take CLIENT_SLOW_NS or more */
+#define MAX_SLOW_SHARE 0.25		/* of the calls may take CLIENT_SLOW_NS or more */
 #define MAX_CALL_NS 2000000000ull	/* 2 s: no call waits that long, however loaded */
 #define MAX_OPEN_NS 2000000000ull	/* the device open starts threads */
 #define RUN_TIMEOUT_MS 60000

@@ -109,6 +109,7 @@ void test_log_finish(struct test_log *log);
 /* What a trace holds, counted. */
 struct test_trace {
 	uint64_t records, calls, frame_ends;
+	uint64_t frame_ends_late;	/* FrameEnds flagged HWCT_FRAME_CAPTURE_LATE */
 	uint64_t call_errors;		/* calls with an error */
 	uint64_t captures_ok, captures_dropped, captures_late;
 	bool stats;			/* a CaptureStats was seen; the last one: */

@@ -96,6 +96,7 @@ static void take(struct test_trace *t, const Hwct__Record *rec)
 	}
 	case HWCT__RECORD__KIND_FRAME_END:
 		t->frame_ends++;
+		t->frame_ends_late += (rec->frame_end->flags & HWCT_FRAME_CAPTURE_LATE) != 0;
 		break;
 	case HWCT__RECORD__KIND_CAPTURE_STATS:
 		t->stats = true;
