@@ -106,35 +106,52 @@ static bool bad_calls(struct hc_module *m)
 	return ok;
 }
 
-/* Power OFF then ON: a REFRESH follows; vsync callbacks come while enabled. */
+/*
+ * Power OFF then ON: a REFRESH follows; vsync callbacks come while enabled
+ * (polled for, up to VSYNC_WAIT_MS: a loaded VM delivers them late, not
+ * never). After setVsyncEnabled(DISABLE) returns, at most the one callback
+ * already under way (past its check of the flag, calling out unlocked) may
+ * still land; a device that kept them coming would deliver about 18 in the
+ * 300 ms watched at 60 Hz.
+ */
+#define VSYNCS_WANTED 5u
+#define VSYNC_WAIT_MS 10000u
+
+static unsigned vsync_count(struct hc_module *m)
+{
+	unsigned n;
+
+	pthread_mutex_lock(&m->lock);
+	n = m->vsyncs;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
 static bool power_and_vsync(struct hc_module *m)
 {
 	hwc2_device_t *d = m->dev;
-	unsigned enabled, before, after, refreshes;
+	unsigned enabled, before, after, refreshes, waited;
 	bool ok = E(m->fn.set_power_mode(d, DISPLAY, HWC2_POWER_MODE_DOZE), HWC2_ERROR_UNSUPPORTED,
 		"DOZE without doze support");
 
 	ok = E(m->fn.set_power_mode(d, DISPLAY, HWC2_POWER_MODE_OFF), HWC2_ERROR_NONE, "power OFF") && ok;
 	ok = E(m->fn.set_power_mode(d, DISPLAY, HWC2_POWER_MODE_ON), HWC2_ERROR_NONE, "power ON") && ok;
 	ok = E(m->fn.set_vsync_enabled(d, DISPLAY, HWC2_VSYNC_ENABLE), HWC2_ERROR_NONE, "vsync on") && ok;
-	hc_sleep_ms(500);
+	for (waited = 0; vsync_count(m) < VSYNCS_WANTED && waited < VSYNC_WAIT_MS; waited += 10) {
+		hc_sleep_ms(10);
+	}
+	enabled = vsync_count(m);
 	pthread_mutex_lock(&m->lock);
-	enabled = m->vsyncs;
 	refreshes = m->refreshes;
 	pthread_mutex_unlock(&m->lock);
 	ok = E(m->fn.set_vsync_enabled(d, DISPLAY, HWC2_VSYNC_DISABLE), HWC2_ERROR_NONE, "vsync off") && ok;
-	hc_sleep_ms(100);	/* a callback under way when disabling may still land */
-	pthread_mutex_lock(&m->lock);
-	before = m->vsyncs;
-	pthread_mutex_unlock(&m->lock);
-	hc_sleep_ms(200);
-	pthread_mutex_lock(&m->lock);
-	after = m->vsyncs;
-	pthread_mutex_unlock(&m->lock);
-	printf("api: %u vsync callbacks in 0.5 s, %u after disabling, %u refresh after power on\n",
-		enabled, after - before, refreshes);
-	ok = CHECK(enabled >= 5, "%u vsync callbacks in 0.5 s at 60 Hz", enabled) && ok;
-	ok = CHECK(after == before, "vsync callbacks after setVsyncEnabled(DISABLE)") && ok;
+	before = vsync_count(m);
+	hc_sleep_ms(300);
+	after = vsync_count(m);
+	printf("api: %u vsync callbacks in %u ms, %u after disabling, %u refresh after power on\n",
+		enabled, waited, after - before, refreshes);
+	ok = CHECK(enabled >= VSYNCS_WANTED, "%u vsync callbacks in %u ms", enabled, VSYNC_WAIT_MS) && ok;
+	ok = CHECK(after - before <= 1, "%u vsync callbacks after setVsyncEnabled(DISABLE)", after - before) && ok;
 	return CHECK(refreshes >= 1, "no REFRESH after power ON") && ok;
 }
 
