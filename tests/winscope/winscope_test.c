@@ -229,9 +229,62 @@ static int case_truncated(struct ctx *c)
 	return 0;
 }
 
+/*
+ * The file the anywhere-flips of case_corrupt go into: a legacy trace of
+ * three or more entries keeps only its first and last entry (with every byte
+ * before the first and after the last: the magic and the trailing fields),
+ * so it still has every kind of framing the whole file has, at a fraction of
+ * the import's cost (each import synthesizes the pixels of every frame).
+ * Other files are used whole. Returns a malloc'd copy; *size its length.
+ */
+static uint8_t *flip_base(const struct ctx *c, size_t *size)
+{
+	const struct fixture_entry *first = &c->fx.entries[0], *last = &c->fx.entries[c->fx.count - 1];
+	size_t head = first->offset + first->size, tail = last->key_offset;
+	uint8_t *copy;
+
+	if (c->fx.perfetto || c->fx.count < 3) {
+		head = c->fx.size;
+		tail = c->fx.size;
+	}
+	*size = head + (c->fx.size - tail);
+	copy = malloc(*size);
+	CHECK(copy);
+	memcpy(copy, c->fx.data, head);
+	memcpy(copy + head, c->fx.data + tail, c->fx.size - tail);
+	return copy;
+}
+
+/*
+ * Adds offset at to offsets (a set: at most max, each once, in range).
+ */
+static void add_offset(size_t *offsets, size_t *n, size_t max, size_t at, size_t size)
+{
+	if (at >= size || *n >= max) {
+		return;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (offsets[i] == at) {
+			return;
+		}
+	}
+	offsets[(*n)++] = at;
+}
+
+#define CORRUPT_STRIDES 6
+#define CORRUPT_MAX 32
+
+/*
+ * Named flips that must fail with a message, then flips anywhere, which
+ * must never crash: a clean trace or a clean error. The anywhere-flips are
+ * deterministic: every framing boundary of flip_base's file (its first and
+ * last byte; each kept entry's key, length, first and last byte; the first
+ * entry's layers key and length) and CORRUPT_STRIDES offsets spread evenly
+ * over the file; the bit flipped cycles through all eight.
+ */
 static int case_corrupt(struct ctx *c)
 {
-	const struct fixture_entry *first = &c->fx.entries[0];
+	const struct fixture_entry *first = &c->fx.entries[0], *last = &c->fx.entries[c->fx.count - 1];
 	const struct {
 		size_t offset;
 		uint8_t mask;
@@ -241,7 +294,8 @@ static int case_corrupt(struct ctx *c)
 		{ first->key_offset, 0x07, "entry key wire type" },
 		{ first->layers_key, 0x05, "layers key wire type (2 -> 7)" },
 	};
-	uint32_t lcg = 12345;
+	size_t offsets[CORRUPT_MAX], n = 0, size, last_key;
+	uint8_t *base;
 
 	for (size_t i = 0; i < sizeof(flips) / sizeof(flips[0]); i++) {
 		char *in = variant(c, "flip.pb", c->fx.size, flips[i].offset, flips[i].mask);
@@ -249,18 +303,51 @@ static int case_corrupt(struct ctx *c)
 		expect_failure(c, in, true, flips[i].what);
 		free(in);
 	}
-	/* anywhere: never a crash; a clean trace or a clean error */
-	for (unsigned i = 0; i < 40; i++) {
-		char *in, *out = test_path("any.zst");
-		struct test_run run;
-		size_t at;
+	base = flip_base(c, &size);
+	/* where the last entry went in the base file: right after the first, when the middle was left out */
+	last_key = size < c->fx.size ? first->offset + first->size : last->key_offset;
+	{
+		const size_t bounds[] = {
+			0, 1, size - 1,
+			first->key_offset, first->key_offset + 1, first->offset, first->offset + first->size - 1,
+			first->layers_key, first->layers_key + 1,
+			last_key, last_key + 1, last_key + (last->offset - last->key_offset),
+			last_key + (last->offset - last->key_offset) + last->size - 1,
+		};
 
-		lcg = lcg * 1103515245u + 12345u;
-		at = (lcg >> 8) % c->fx.size;
-		in = variant(c, "any.pb", c->fx.size, at, (uint8_t)(1u << (lcg % 8)));
+		for (size_t i = 0; i < sizeof(bounds) / sizeof(bounds[0]); i++) {
+			add_offset(offsets, &n, CORRUPT_MAX, bounds[i], size);
+		}
+		for (size_t i = 0; i < CORRUPT_STRIDES; i++) {
+			add_offset(offsets, &n, CORRUPT_MAX, size * (2 * i + 1) / (2 * CORRUPT_STRIDES), size);
+		}
+	}
+	{
+		/* the base file itself imports: the flips are the only damage */
+		char *in = test_path("base.pb"), *out = test_path("base.zst");
+		struct test_run run;
+
+		test_write_file(in, base, size);
 		import(c, in, out, &run);
-		CHECK_MSG(run.status == 0 || run.status == 1, "byte %zu flipped: exit status %d: %s", at, run.status,
+		CHECK_MSG(run.status == 0, "the unflipped file of %zu bytes: exit status %d: %s", size, run.status,
 			run.err);
+		test_run_finish(&run);
+		remove(out);
+		free(out);
+		free(in);
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *in = test_path("any.pb"), *out = test_path("any.zst");
+		struct test_run run;
+		size_t at = offsets[i];
+		uint8_t mask = (uint8_t)(1u << (i % 8));
+
+		base[at] ^= mask;
+		test_write_file(in, base, size);
+		base[at] ^= mask;
+		import(c, in, out, &run);
+		CHECK_MSG(run.status == 0 || run.status == 1, "byte %zu of %zu flipped (0x%02x): exit status %d: %s", at,
+			size, mask, run.status, run.err);
 		if (run.status == 1) {
 			CHECK_MSG(strstr(run.err, in), "byte %zu flipped: %s", at, run.err);
 		} else {
@@ -274,6 +361,10 @@ static int case_corrupt(struct ctx *c)
 		free(out);
 		free(in);
 	}
+	printf("%zu named flips, %zu flips over %zu of the fixture's %zu bytes (%zu of %zu entries kept)\n",
+		sizeof(flips) / sizeof(flips[0]), n, size, c->fx.size, size < c->fx.size ? (size_t)2 : c->fx.count,
+		c->fx.count);
+	free(base);
 	return 0;
 }
 
