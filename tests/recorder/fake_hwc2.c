@@ -4,7 +4,9 @@
  * that sends layers with plane alpha < 1 to CLIENT, and fences made of
  * eventfds (a host has no sync_file to make without a kernel driver): a
  * fence "signals" when its eventfd becomes readable. The present fence and release
- * fences of a frame signal at the next present (or at close).
+ * fences of a frame signal after the next present, as a kernel signals
+ * them: from a thread of the module's own, 1 ms after that present handed
+ * them over (fake_signal.h), never inside a call; all pending ones at close.
  *
  * Every function checks that it was handed this module's own device
  * pointer, so a wrapper that passes another pointer fails the test. The
@@ -47,6 +49,7 @@
 #include "fake_fault.h"
 #include "fake_hwc2.h"
 #include "fake_rules.h"
+#include "fake_signal.h"
 
 #define FAKE_MAGIC 0x46414b45u
 #define MAX_LAYERS 16
@@ -96,8 +99,9 @@ struct fake_device {
 	hwc2_layer_t next_layer;
 	struct fake_screen screens[MAX_SCREENS];
 	int32_t power_mode;
-	int signal_fds[MAX_FENCES];	/* eventfds to signal at the next present */
+	int signal_fds[MAX_FENCES];	/* eventfds handed to the signaller at the next present */
 	int signal_count;
+	struct fake_signaller signaller;	/* signals them from its own thread */
 	int release_fds[MAX_LAYERS];	/* fences for getReleaseFences, ours until handed out */
 	hwc2_layer_t release_layers[MAX_LAYERS];
 	hwc2_display_t release_displays[MAX_LAYERS];
@@ -173,16 +177,10 @@ static int new_fence(struct fake_device *d)
 	return out;
 }
 
+/* Hands every fence made so far to the signaller (which owns and closes them now). */
 static void signal_all(struct fake_device *d)
 {
-	for (int i = 0; i < d->signal_count; i++) {
-		uint64_t one = 1;
-
-		if (write(d->signal_fds[i], &one, sizeof(one)) != sizeof(one)) {
-			fprintf(stderr, "fake_hwc2: cannot signal a fence\n");
-		}
-		close(d->signal_fds[i]);
-	}
+	fake_signaller_post(&d->signaller, d->signal_fds, d->signal_count);
 	d->signal_count = 0;
 }
 
@@ -742,7 +740,7 @@ static int32_t present_display(hwc2_device_t *device, hwc2_display_t display, in
 	if (!sc->validated) {
 		return HWC2_ERROR_NOT_VALIDATED;
 	}
-	/* the previous frame left the screen: its fences signal (every display's: a fake may signal early) */
+	/* the previous frame leaves the screen: its fences signal soon after this call (every display's: a fake may signal early) */
 	signal_all(d);
 	for (int i = 0; i < d->release_count; i++) {
 		if (d->release_displays[i] != display) {	/* another display's, not yet collected */
@@ -1028,6 +1026,7 @@ static int device_close(struct hw_device_t *hw)
 	fake_fault_point("close");
 	vsync_stop(d);
 	signal_all(d);
+	fake_signaller_stop(&d->signaller);	/* signals what is pending, joined before the fds and d go */
 	for (int i = 0; i < d->release_count; i++) {
 		close(d->release_fds[i]);
 	}
@@ -1075,6 +1074,9 @@ static int module_open(const struct hw_module_t *module, const char *id, struct 
 	}
 	fake_rules_read(&d->rules);
 	pthread_mutex_init(&d->lock, NULL);
+	if (fake_signaller_start(&d->signaller) < 0) {
+		fprintf(stderr, "fake_hwc2: no fence signaller thread: fences signal inside presentDisplay\n");
+	}
 	d->base.common.tag = HARDWARE_DEVICE_TAG;
 	d->base.common.version = HWC_DEVICE_API_VERSION_2_0;
 	d->base.common.module = (struct hw_module_t *)module;
