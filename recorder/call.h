@@ -1,7 +1,8 @@
 /*
  * The hot path: what a generated wrapper (hwc2_wrappers.c) does around the
  * real call. No file I/O, no locks held across the real call, no waiting
- * except the bounded capture wait of presentDisplay/getReleaseFences:
+ * (except, when HWCT_CAPTURE_WAIT_MS is set, the bounded capture wait of
+ * presentDisplay/getReleaseFences), no dup past the fd budget (fds.h):
  *
  *	real = rec_call_begin(&c, device, FUNCTION, nargs);   finds the real function
  *	rec_arg_*(&c, i, ...);                                 inputs, copied by value

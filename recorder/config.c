@@ -14,11 +14,12 @@
 #define MIB (1024u * 1024u)
 #define DEFAULT_BUDGET_MB 256u
 /*
- * 0 (never wait, captures checked against release fences) is not the
- * default yet: it leaves a client that outruns the worker unthrottled, and
- * the queued events' fds pile up (recorder/README.md).
+ * 0: no call waits for a capture; captures are checked against their
+ * buffers' release fences, and what a client that outruns the worker
+ * leaves the recorder holding is bounded by the fd budget (fds.h,
+ * recorder/README.md "Capture before release").
  */
-#define DEFAULT_CAPTURE_WAIT_MS 4u
+#define DEFAULT_CAPTURE_WAIT_MS 0u
 
 /* Every option the recorder reads; each has a property vendor.hwctrace.<lower-case tail>. */
 static const char *const option_names[] = {

@@ -24,7 +24,7 @@ struct rec_config {
 	uint64_t max_seconds;		/* HWCT_MAX_SECONDS, 0 = no limit */
 	uint64_t budget_bytes;		/* HWCT_BUDGET_MB in bytes; default 256 MiB */
 	bool budget_zero;		/* HWCT_BUDGET_MB=0: every pixel capture is dropped */
-	uint32_t capture_wait_ms;	/* HWCT_CAPTURE_WAIT_MS, default 4; 0: present never waits */
+	uint32_t capture_wait_ms;	/* HWCT_CAPTURE_WAIT_MS, default 0: present never waits */
 	enum rec_trigger trigger;	/* HWCT_TRIGGER */
 	char control[4096];		/* HWCT_CONTROL: file polled for "start"/"stop", "" none */
 

@@ -12,8 +12,8 @@
  *   pixels-off   the fake through libhwc-record.so as HAL wrapper
  *                (HWCT_REAL_MODULE), recording a trace, HWCT_PIXELS=0;
  *   pixels-on    the same with pixel capture (HWCT_PIXELS=1, budget 256 MB,
- *                HWCT_CAPTURE_WAIT_MS=0: present never waits, captures
- *                checked against release fences);
+ *                the default HWCT_CAPTURE_WAIT_MS: present never waits,
+ *                captures checked against release fences);
  *   tracepoint   an LTTng-UST tracepoint without payload (hwct_bench:empty),
  *                31 per frame, timed the same way, beside the same clock
  *                pair around nothing (the timing floor): once disabled (no
@@ -256,8 +256,6 @@ static void run_mode(struct run *r, enum bench_mode m)
 	env[e++] = (struct bench_env){ "HWCT_REAL_MODULE", r->o.fake };
 	env[e++] = (struct bench_env){ "HWCT_OUTPUT", r->out[m] };
 	env[e++] = (struct bench_env){ "HWCT_PIXELS", m == MODE_PIXELS_ON ? "1" : "0" };
-	/* the present-never-waits design (issue 16 goal 1), not yet the default (recorder/README.md) */
-	env[e++] = (struct bench_env){ "HWCT_CAPTURE_WAIT_MS", "0" };
 	if (enabled) {
 		env[e++] = (struct bench_env){ "LTTNG_HOME", r->lttng.home };
 		env[e++] = (struct bench_env){ "LTTNG_UST_REGISTER_TIMEOUT", "10000" };

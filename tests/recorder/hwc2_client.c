@@ -9,12 +9,13 @@
  *	# calls N				(call lines written)
  *	# latency open NS set_layer_buffer NS FRAME present NS FRAME slow S N S N
  *	# fds WARM END				(--fd-check)
+ *	# emfile N				(--nofile: own open()/dup() that failed)
  *	# function D 0|1			(--probe-functions)
  *
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
  *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
- *	[--acquire-unsignalled]
+ *	[--acquire-unsignalled] [--nofile N]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
@@ -29,7 +30,11 @@
  * --leak-on-purpose loses a block, for a sanitizer build to report
  * (test_sanitized.c: the leak checker is live). --acquire-unsignalled
  * passes acquire fences that never signal (the recorder's captures of
- * them are late: test_late.c).
+ * them are late: test_late.c). --nofile N sets RLIMIT_NOFILE's soft limit
+ * to N before the module is loaded (the recorder's fd budget derives from
+ * it) and, after each frame, opens /dev/null and dups it, counting the
+ * calls that fail (test_fd_bound.c: the recorder never takes the client's
+ * last fds).
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
@@ -40,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -264,19 +270,29 @@ static void hash_part(struct calllog_line *l, struct buffer *b)
 
 /*
  * An acquire fence: a pipe whose read end is passed; the client "finishes
- * rendering" at once, or never (--acquire-unsignalled: the write end stays
- * open, unwritten, until the client exits).
+ * rendering" at once, or never (--acquire-unsignalled: a dup of the read
+ * end of one pipe whose write end stays open, unwritten, until the client
+ * exits; one pipe for the whole run, so long runs hold no more fds).
  */
 static int acquire_fence(void)
 {
-	int fds[2];
+	static int never[2] = { -1, -1 };
+	int fds[2], fd;
 
+	if (acquire_unsignalled) {
+		if (never[0] < 0 && pipe(never) < 0) {
+			perror("hwc2-client: pipe");
+			exit(2);
+		}
+		if ((fd = fcntl(never[0], F_DUPFD_CLOEXEC, 3)) < 0) {
+			perror("hwc2-client: dup");
+			exit(2);
+		}
+		return fd;
+	}
 	if (pipe(fds) < 0) {
 		perror("hwc2-client: pipe");
 		exit(2);
-	}
-	if (acquire_unsignalled) {
-		return fds[0];
 	}
 	if (write(fds[1], "x", 1) != 1) {
 		exit(2);
@@ -821,12 +837,30 @@ static void parse_pair(const char *s, int *a, int *b)
 	}
 }
 
+/* --nofile: one open() and one dup() of the client's own; returns how many failed. */
+static int own_fds_probe(void)
+{
+	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC), d = -1, failed = 0;
+
+	failed += fd < 0;
+	if (fd >= 0) {
+		d = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+		failed += d < 0;
+		close(fd);
+	}
+	if (d >= 0) {
+		close(d);
+	}
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	const char *module = NULL, *log_path = NULL, *control = NULL;
 	int frames = 8, sig_a = -1, sig_b = -1, ctl_a = -1, ctl_b = -1, fd_check = -1;
 	int fds_warm = -1, fds_end = -1;
-	long frame_sleep_us = 5000;
+	long frame_sleep_us = 5000, nofile = 0;
+	int emfile = 0;
 	bool probe = false, leak = false;
 	struct client_latency lat_open = { .max_frame = -1 };
 	uint64_t t0;
@@ -865,11 +899,13 @@ int main(int argc, char **argv)
 			leak = true;
 		} else if (strcmp(argv[i], "--acquire-unsignalled") == 0) {
 			acquire_unsignalled = true;
+		} else if (strcmp(argv[i], "--nofile") == 0 && i + 1 < argc) {
+			nofile = atol(argv[++i]);
 		} else {
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
 				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
-				"[--acquire-unsignalled]\n");
+				"[--acquire-unsignalled] [--nofile N]\n");
 			return 2;
 		}
 	}
@@ -885,6 +921,20 @@ int main(int argc, char **argv)
 	if (!log_file) {
 		perror("hwc2-client: log");
 		return 2;
+	}
+
+	if (nofile > 0) {
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || (rlim_t)nofile > rl.rlim_max) {
+			fprintf(stderr, "hwc2-client: --nofile %ld is above the hard limit\n", nofile);
+			return 2;
+		}
+		rl.rlim_cur = (rlim_t)nofile;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0) {
+			perror("hwc2-client: setrlimit");
+			return 2;
+		}
 	}
 
 	/* what libhardware's hw_get_module does */
@@ -1027,6 +1077,9 @@ int main(int argc, char **argv)
 		draw_target(&target[f % CT_BUFFERS], app, layers[1].frame);
 		set_client_target(&target[f % CT_BUFFERS], layers[1].frame);
 		present();
+		if (nofile > 0) {
+			emfile += own_fds_probe();
+		}
 		if (f + 1 == fd_check) {
 			fds_warm = client_count_fds_settled();
 		}
@@ -1035,6 +1088,9 @@ int main(int argc, char **argv)
 	if (fd_check > 0) {
 		fds_end = client_count_fds_settled();
 		fprintf(log_file, "# fds %d %d\n", fds_warm, fds_end);
+	}
+	if (nofile > 0) {
+		fprintf(log_file, "# emfile %d\n", emfile);
 	}
 
 	set_display_value(HWC2_FUNCTION_SET_VSYNC_ENABLED, HWC2_VSYNC_DISABLE);

@@ -3,6 +3,7 @@
 #define HWCT_TEST_RECORDER_ROBUST_H
 
 int case_fd_leak(void);			/* test_fd_leak.c */
+int case_fd_bound(void);		/* test_fd_bound.c */
 int case_stall_no_reader(void);		/* test_stall.c */
 int case_stall_unread(void);
 int case_passthrough_errors(void);	/* test_passthrough.c */

@@ -1,7 +1,8 @@
 /*
  * Captures that never complete (acquire fences that never signal,
- * hwc2-client --acquire-unsignalled): presentDisplay waits for the previous
- * frames' captures at most HWCT_CAPTURE_WAIT_MS, then gives them up (they
+ * hwc2-client --acquire-unsignalled). With HWCT_CAPTURE_WAIT_MS set,
+ * presentDisplay waits for the previous
+ * frames' captures at most that long, then gives them up (they
  * are late). getReleaseFences of that frame waits for the same captures: it
  * must not wait a second time for what presentDisplay already gave up on.
  * (It used to, until the worker had marked them: up to the whole wait again
@@ -121,8 +122,8 @@ int case_capture_late(void)
 }
 
 /*
- * HWCT_CAPTURE_WAIT_MS=0: presentDisplay and getReleaseFences
- * never wait for captures. With acquire fences that never signal, no
+ * The default (HWCT_CAPTURE_WAIT_MS unset, 0): presentDisplay and
+ * getReleaseFences never wait for captures. With acquire fences that never signal, no
  * capture can start before the fake hands the buffer back (its release
  * fence signals at the next present): each such capture is marked late in
  * its call and counted, none is stored, no call waited for one (no gap
@@ -131,7 +132,7 @@ int case_capture_late(void)
 int case_capture_released(void)
 {
 	char out[700], frames[16];
-	const char *env[] = { out, "HWCT_CAPTURE_WAIT_MS=0", NULL };
+	const char *env[] = { out, NULL };
 	const char *args[] = { "--small", "--frames", frames, "--frame-sleep-us", "1000", "--acquire-unsignalled",
 		NULL };
 	struct late_calls lc = { 0 };

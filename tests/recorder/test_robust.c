@@ -1,5 +1,5 @@
 /*
- * The recorder's robustness tests, deviceless: long sessions, a stalled
+ * The recorder's robustness tests, deviceless: long sessions, a low fd limit, a stalled
  * trace reader, a misbehaving module, sanitizers, captures that never
  * complete. Each drives the test client (hwc2_client.c) on the fake module
  * (fake_hwc2.c) through libhwc-record.so; one meson test per case. Paths come from the
@@ -10,6 +10,7 @@
 
 static const struct test_case cases[] = {
 	{ "fd-leak", case_fd_leak },
+	{ "fd-bound", case_fd_bound },
 	{ "stall-no-reader", case_stall_no_reader },
 	{ "stall-unread", case_stall_unread },
 	{ "passthrough-errors", case_passthrough_errors },

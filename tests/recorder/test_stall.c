@@ -6,16 +6,18 @@
  * read. While stalled, the client's calls do not wait for the writer: a
  * call that waited for the FIFO would wait until the drain, so the client
  * must run every frame before anyone reads; and setLayerBuffer and
- * presentDisplay (which may wait for captures, at most HWCT_CAPTURE_WAIT_MS)
- * stay under CLIENT_SLOW_NS (50 ms), a bound only a call waiting on I/O
- * crosses, except for at most MAX_SLOW_SHARE of them, and none reaches
+ * presentDisplay (which never wait for captures by default) stay under
+ * CLIENT_SLOW_NS (50 ms), a bound only a call waiting on I/O crosses,
+ * except for at most MAX_SLOW_SHARE of them, and none reaches
  * MAX_CALL_NS. The share is set by the failure, not by the machine: a hot
  * path that waits for the writer does it on every frame once stalled, and
  * the stall starts within the first third of the frames (the trace is
  * larger than the FIFO, and most captures are dropped), so such a recorder
  * makes well over half the calls slow; a loaded machine deschedules the
- * client for 50 ms now and then, nowhere near a quarter of its calls. Pixels past the memory budget are dropped and counted. Once the test drains the FIFO, the trace holds every call
- * and frame and says how many captures it dropped.
+ * client for 50 ms now and then, nowhere near a quarter of its calls.
+ * Pixels past the memory budget are dropped and counted. Once the test
+ * drains the FIFO, the trace holds every call and frame and says how many
+ * captures it dropped.
  */
 #include <fcntl.h>
 #include <signal.h>

@@ -114,6 +114,9 @@ struct test_trace {
 	uint64_t captures_ok, captures_dropped, captures_late;
 	bool stats;			/* a CaptureStats was seen; the last one: */
 	uint64_t blobs_dropped, records_dropped;
+	bool has_fds;			/* ... has the fd-budget fields (format 1.2): */
+	uint64_t fd_budget, fds_held_peak, captures_no_fd, fences_unwatched;
+	uint64_t fences, fences_unwatched_seen;	/* Fence records, those with status UNWATCHED */
 	bool closed;			/* it has its seek table */
 };
 

@@ -102,6 +102,15 @@ static void take(struct test_trace *t, const Hwct__Record *rec)
 		t->stats = true;
 		t->blobs_dropped = rec->capture_stats->blobs_dropped;
 		t->records_dropped = rec->capture_stats->records_dropped;
+		t->has_fds = rec->capture_stats->has_fd_budget;
+		t->fd_budget = rec->capture_stats->fd_budget;
+		t->fds_held_peak = rec->capture_stats->fds_held_peak;
+		t->captures_no_fd = rec->capture_stats->captures_no_fd;
+		t->fences_unwatched = rec->capture_stats->fences_unwatched;
+		break;
+	case HWCT__RECORD__KIND_FENCE:
+		t->fences++;
+		t->fences_unwatched_seen += rec->fence->status == HWCT_FENCE_UNWATCHED;
 		break;
 	default:
 		break;
