@@ -18,17 +18,21 @@
                   and crashing (SIGSEGV) in validateDisplay of frame 2: the
                   report names signal, frame and call; results.json holds
                   the earlier frames, complete false and the error; exit 5,
-                  1 with --expect; no process of the module left, and no
-                  child hwc-replay did not reap (this test is their subreaper)
+                  1 with --expect; no process of the module left, no
+                  child hwc-replay did not reap (this test is their subreaper),
+                  and no fd left open in hwc-replay at its exit beyond the
+                  stdio it was given (fd-at-exit.so lists them; the good run
+                  before is checked the same way)
   hang            the same module never returning from presentDisplay of
                   frame 2 (--hwc2-timeout 1): killed, reported as a hang
-                  naming frame and call, the same results and exit codes
+                  naming frame and call, the same results, exit codes and fds
   crash-close     a crash in close() (--hwc2-end close): every frame's
                   results complete, the report names close after the last
-                  frame, exit 5
+                  frame, exit 5, no fd left open
   record-faults   the same faults through libhwc-record.so (the supervisor
                   ends a hung child with SIGTERM first): each recording is
-                  finished and readable, holding every frame before the fault
+                  finished and readable, holding every frame before the fault;
+                  no fd left open in hwc-replay
   end-sequence    --hwc2-call-log: the end of a session as docs/hwc2-sequence.md
                   states it, by default (callbacks unregistered, layers
                   destroyed, one empty validate/accept/present, no close)
@@ -47,6 +51,7 @@ import tempfile
 REPLAY, FAKE, TRACES = os.environ["HWCT_REPLAY"], os.environ["HWCT_TEST_FAKE"], os.environ["HWCT_TRACES"]
 FAULTY = os.environ.get("HWCT_TEST_FAULTY")
 RECORD, HWC_TRACE = os.environ.get("HWCT_RECORDER"), os.environ.get("HWCT_TRACE_TOOL")
+FD_AT_EXIT = os.environ.get("HWCT_TEST_FD_AT_EXIT")
 
 
 def fail(msg):
@@ -54,14 +59,42 @@ def fail(msg):
     sys.exit(1)
 
 
-def replay(tmp, trace, *args, env=None, results="r.json", status=0, module=FAKE):
+def with_fd_list(tmp, env):
+    """env for a run under fd-at-exit.so (tests/replay/fd_at_exit.c), and the file it will list the fds in."""
+    listing = os.path.join(tmp, "fds-at-exit.txt")
+    if os.path.exists(listing):
+        os.remove(listing)
+    env = dict(env or {}, LD_PRELOAD=FD_AT_EXIT, HWCT_FD_AT_EXIT=listing)
+    # a sanitizer runtime wants to be first in the library list; the preloaded lister is harmless before it
+    asan = env.get("ASAN_OPTIONS", os.environ.get("ASAN_OPTIONS", ""))
+    env["ASAN_OPTIONS"] = (asan + ":" if asan else "") + "verify_asan_link_order=0"
+    return env, listing
+
+
+def check_fds_at_exit(listing, what):
+    """hwc-replay ends holding only what it was started with (subprocess passes 0, 1, 2 and closes the rest)."""
+    if not os.path.exists(listing):
+        fail("%s: fd-at-exit.so wrote no list: hwc-replay did not exit normally" % what)
+    fds = [line.split(" ", 1) for line in open(listing).read().splitlines()]
+    left = ["%s -> %s" % (fd, target) for fd, target in fds if int(fd) > 2]
+    if left:
+        fail("%s: hwc-replay left %d fd(s) open at exit: %s" % (what, len(left), ", ".join(left)))
+    return len(fds)
+
+
+def replay(tmp, trace, *args, env=None, results="r.json", status=0, module=FAKE, fds=False):
+    """One hwc-replay --hwc2 run; fds: under fd-at-exit.so, checking that it leaks no descriptor."""
     path = os.path.join(tmp, results)
+    if fds:
+        env, listing = with_fd_list(tmp, env)
     run = subprocess.run([REPLAY, os.path.join(TRACES, trace + ".zst"), "--hwc2", module, "--timing", "fast",
                           "--results", path] + list(args), env=dict(os.environ, **(env or {})),
                          capture_output=True, text=True)
     if run.returncode != status:
         fail("hwc-replay %s %s: exit %d, expected %d: %s" % (trace, " ".join(args), run.returncode, status,
                                                              run.stderr.strip()[-600:]))
+    if fds:
+        check_fds_at_exit(listing, "hwc-replay %s %s" % (trace, " ".join(args)))
     return (json.load(open(path)) if os.path.exists(path) and status == 0 else None), run.stderr
 
 
@@ -210,7 +243,7 @@ def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None, e
     # in a sanitizer build, ASan's own SIGSEGV handler would turn the module's crash into an abort
     asan = os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
     _, err = replay(tmp, "home", *args, env={"FAKE_HWC2_FAULT": fault, "ASAN_OPTIONS": asan.lstrip(":")},
-                    results=r_path, status=status, module=module)
+                    results=r_path, status=status, module=module, fds=True)
     lines = err.strip().splitlines()
     if len(lines) != 1 or not all(w in lines[0] for w in words):
         fail("%s: the report does not name %s: %r" % (fault, words, err))
@@ -236,7 +269,7 @@ def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None, e
 def case_crash(tmp):
     become_subreaper()
     module = faulty_copy(tmp)
-    replay(tmp, "home", "--frames", "0-39", results="good.json")
+    replay(tmp, "home", "--frames", "0-39", results="good.json", fds=True)
     check_failed_run(tmp, module, "abort:presentDisplay:6", 5, ["crashed", "signal %d" % signal.SIGABRT,
                                                                   "frame 5", "presentDisplay"])
     check_failed_run(tmp, module, "abort:presentDisplay:6", 5, ["crashed", "frame 5", "presentDisplay"],
@@ -248,7 +281,7 @@ def case_crash(tmp):
 def case_hang(tmp):
     become_subreaper()
     module = faulty_copy(tmp)
-    replay(tmp, "home", "--frames", "0-39", results="good.json")
+    replay(tmp, "home", "--frames", "0-39", results="good.json", fds=True)
     check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "within 1 s", "frame 2", "presentDisplay"])
     check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "frame 2", "presentDisplay"],
                      status=1, expect=os.path.join(tmp, "good.json"))
@@ -274,7 +307,7 @@ def case_record_faults(tmp):
                                  ("hang:presentDisplay:3", 2, ["--hwc2-timeout", "1"])):
         out = os.path.join(tmp, fault.replace(":", "-") + ".zst")
         replay(tmp, "home", "--frames", "0-39", "--quiet", *extra, results=fault.replace(":", "-") + ".json",
-               status=5, module=RECORD,
+               status=5, module=RECORD, fds=True,
                env={"HWCT_REAL_MODULE": module, "HWCT_OUTPUT": out, "FAKE_HWC2_FAULT": fault,
                     "ASAN_OPTIONS": asan.lstrip(":")})
         run = subprocess.run([HWC_TRACE, "info", "--json", out], capture_output=True, text=True)
