@@ -18,6 +18,7 @@
 /* Pseudo function ids of the baseline's samples, beside HWC2_FUNCTION_*. */
 #define BENCH_FN_TRACEPOINT 1000	/* the empty tracepoint */
 #define BENCH_FN_FLOOR 1001		/* nothing between the two clock reads */
+#define BENCH_FN_DUP 1002		/* one dup + close of an fd */
 
 #define BENCH_FRAME_NS 16666667u	/* frame pacing, 60 Hz */
 #define BENCH_CALLS_PER_FRAME 31	/* of the client's frame (bench_recorder_client.c) */
@@ -29,6 +30,7 @@ enum bench_mode {
 	MODE_PIXELS_ON,		/* through libhwc-record.so, HWCT_PIXELS=1 */
 	MODE_TP_DISABLED,	/* the empty tracepoint, no session */
 	MODE_TP_ENABLED,	/* the empty tracepoint, enabled in a session */
+	MODE_DUP,		/* one dup + close of an fd (bench_recorder_dup.c) */
 	MODE_COUNT,
 };
 
@@ -176,6 +178,15 @@ bool bench_tp_enabled(void);
 int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced,
 	struct bench_samples *out);
 
+/* ------------------------------------------------------- the dup baseline */
+
+/*
+ * Per frame, times per_frame dup + close pairs of an eventfd
+ * (BENCH_FN_DUP), the way the client times its calls; the first warmup
+ * frames are not kept. Returns 0 or -errno.
+ */
+int bench_dup_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced, struct bench_samples *out);
+
 /* ------------------------------------------------------------ the report */
 
 /* Everything the report prints from; borrowed. */
@@ -190,6 +201,16 @@ struct bench_results {
 
 /* Prints the results on stdout (bench_recorder_report.c). */
 void bench_report_print(const struct bench_results *r);
+
+/* Whether a call of function carries a fence fd the recorder dups (bench_recorder_classes.c). */
+bool bench_function_has_fence(int32_t function);
+
+/*
+ * Prints goal 3 of issue 16 per class of call, no-fd and fence-fd, for
+ * both wrapper modes, against the tracepoint's net cost (tp_mean, tp_p99,
+ * ns) and, for fence-fd calls, one dup (bench_recorder_classes.c).
+ */
+void bench_report_classes(const struct bench_results *r, double tp_mean, double tp_p99);
 
 /* ------------------------------------------------------------ processes */
 

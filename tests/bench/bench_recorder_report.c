@@ -16,7 +16,7 @@
 #define MAX_FUNCTIONS 32
 
 const char *const bench_mode_names[MODE_COUNT] = {
-	"direct", "pixels-off", "pixels-on", "tp-disabled", "tp-enabled",
+	"direct", "pixels-off", "pixels-on", "tp-disabled", "tp-enabled", "dup",
 };
 
 /* A value or a baseline: mean and p99 in ns. */
@@ -198,6 +198,7 @@ void bench_report_print(const struct bench_results *r)
 	print_wrapper(r, MODE_PIXELS_ON, "pixels-on", direct, base);
 	printf("overhead = wrapper - direct (mean - mean, p99 - p99); ÷ tracepoint uses %s\n", base_name);
 	print_medians(r);
+	bench_report_classes(r, base.mean, base.p99);
 	print_present_goal(r);
 	print_functions(r);
 	print_traces(r);

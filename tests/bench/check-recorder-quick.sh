@@ -14,6 +14,9 @@ for re in \
 	"^tracepoint enabled per call: " \
 	"^wrapper pixels-off per call: mean $num ns p99 $num ns; ÷ direct: mean $num p99 $num; .*÷ tracepoint: mean " \
 	"^wrapper pixels-on per call: mean $num ns p99 $num ns; ÷ direct: mean $num p99 $num; .*÷ tracepoint: mean " \
+	"^calls at tracepoint cost, per class" \
+	"^  pixels-off +no-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$" \
+	"^  pixels-off +fence-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$" \
 	"^  setLayerBuffer \(" \
 	"^  presentDisplay \(" \
 	"^ui session per layer, captured / late / dropped: wallpaper $num / $num / $num; shade $num / $num / $num; status $num / $num / $num$" \
