@@ -26,7 +26,7 @@ static int write_environment(struct session *s)
 	snprintf(mode, sizeof(mode), "%ux%u, vsync %u ns", s->d.width, s->d.height, s->cfg.vsync_period_ns);
 	env.source = source;
 	env.process = "surfaceflinger (synthesized by hwct-scenario)";
-	env.hwc2_module = "scenario device (traces/scenario/device.c)";
+	env.hwc2_module = "scenario device (analyzers/session/device.c)";
 	kv[0].key = "scenario";
 	kv[0].value = (char *)s->cfg.name;
 	kv[1].key = "device-rule";
