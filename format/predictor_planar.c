@@ -2,9 +2,11 @@
  * PREDICT_PLANAR_MED (docs/format.md section 4): subtract green, the median
  * edge detector per channel, residuals split into four byte planes.
  *
- * The encoder runs on 16 bytes at a time (GCC/Clang vector extensions, SSE2
- * on x86-64): it has to keep pace with zstd level 1. The decoder is serial
- * (each pixel depends on its left neighbour) and only has to be correct.
+ * The encoder has to keep pace with zstd level 1: on x86-64 (SSE2) it works
+ * on 16 pixels at a time, the median branch-free with saturating adds and
+ * min/max, the residuals split into planes in registers; elsewhere a
+ * portable byte loop. The decoder is serial (each pixel depends on its left
+ * neighbour) and only has to be correct.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,39 +14,87 @@
 
 #include "predictor.h"
 
-typedef uint8_t v16 __attribute__((vector_size(16)));
+#if defined(__SSE2__)
+#include <emmintrin.h>
 
-static inline v16 load16(const uint8_t *p)
+/*
+ * med() on 16 lanes, branch-free: the gradient a + b - c computed with
+ * saturation (one of b - c and c - b is 0, so the result is a + b - c
+ * clamped to 0..255), then clamped between min(a, b) and max(a, b). When
+ * c >= max(a, b) the gradient is <= min(a, b), when c <= min(a, b) it is
+ * >= max(a, b), else in between: the three cases of med().
+ */
+static inline __m128i med16(__m128i a, __m128i b, __m128i c)
 {
-	v16 v;
+	__m128i grad = _mm_subs_epu8(_mm_adds_epu8(a, _mm_subs_epu8(b, c)), _mm_subs_epu8(c, b));
 
-	memcpy(&v, p, sizeof(v));
-	return v;
+	return _mm_max_epu8(_mm_min_epu8(a, b), _mm_min_epu8(_mm_max_epu8(a, b), grad));
 }
 
-static inline void store16(uint8_t *p, v16 v)
+static inline __m128i load16(const uint8_t *p)
 {
-	memcpy(p, &v, sizeof(v));
+	return _mm_loadu_si128((const __m128i *)(const void *)p);
 }
 
-static inline uint8_t med(uint8_t a, uint8_t b, uint8_t c)
+/* dst = src with green (byte 1 of each pixel) subtracted from bytes 0 and 2. */
+static void subtract_green(uint8_t *dst, const uint8_t *src, size_t len)
 {
-	uint8_t lo = a < b ? a : b, hi = a < b ? b : a;
+	size_t i = 0;
 
-	return c >= hi ? lo : c <= lo ? hi : (uint8_t)(a + b - c);
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = load16(src + i);
+		/* green into the low byte of both 16-bit halves of each pixel */
+		__m128i g = _mm_srli_epi16(v, 8);
+
+		g = _mm_shufflehi_epi16(_mm_shufflelo_epi16(g, 0xa0), 0xa0);
+		_mm_storeu_si128((__m128i *)(void *)(dst + i), _mm_sub_epi8(v, g));
+	}
+	for (; i < len; i += 4) {
+		dst[i] = (uint8_t)(src[i] - src[i + 1]);
+		dst[i + 1] = src[i + 1];
+		dst[i + 2] = (uint8_t)(src[i + 2] - src[i + 1]);
+		dst[i + 3] = src[i + 3];
+	}
 }
 
-/* med() on 16 lanes: masks select instead of branches. */
-static inline v16 med16(v16 a, v16 b, v16 c)
+/*
+ * Bytes 0..3 of 16 pixels (r0..r3, 4 pixels each) into p0..p3, 16 each:
+ * even and odd bytes first, then even and odd of those.
+ */
+static inline void split16(uint8_t *p0, uint8_t *p1, uint8_t *p2, uint8_t *p3, __m128i r0, __m128i r1,
+	__m128i r2, __m128i r3)
 {
-	v16 lt = (v16)(a < b);
-	v16 lo = (a & lt) | (b & ~lt), hi = (b & lt) | (a & ~lt);
-	v16 ge = (v16)(c >= hi), le = (v16)(c <= lo);
-	v16 grad = a + b - c;
+	const __m128i lo = _mm_set1_epi16(0xff);
+	__m128i e01 = _mm_packus_epi16(_mm_and_si128(r0, lo), _mm_and_si128(r1, lo));
+	__m128i e23 = _mm_packus_epi16(_mm_and_si128(r2, lo), _mm_and_si128(r3, lo));
+	__m128i o01 = _mm_packus_epi16(_mm_srli_epi16(r0, 8), _mm_srli_epi16(r1, 8));
+	__m128i o23 = _mm_packus_epi16(_mm_srli_epi16(r2, 8), _mm_srli_epi16(r3, 8));
 
-	return (lo & ge) | (~ge & ((hi & le) | (~le & grad)));
+	_mm_storeu_si128((__m128i *)(void *)p0, _mm_packus_epi16(_mm_and_si128(e01, lo), _mm_and_si128(e23, lo)));
+	_mm_storeu_si128((__m128i *)(void *)p2, _mm_packus_epi16(_mm_srli_epi16(e01, 8), _mm_srli_epi16(e23, 8)));
+	_mm_storeu_si128((__m128i *)(void *)p1, _mm_packus_epi16(_mm_and_si128(o01, lo), _mm_and_si128(o23, lo)));
+	_mm_storeu_si128((__m128i *)(void *)p3, _mm_packus_epi16(_mm_srli_epi16(o01, 8), _mm_srli_epi16(o23, 8)));
 }
 
+/* Residuals of pixels x0.. of a row with a row above, 16 pixels at a time; returns the first pixel not done. */
+static size_t residual_split_fast(uint8_t *const planes[4], const uint8_t *cur, const uint8_t *prev, size_t x0,
+	size_t width)
+{
+	size_t x = x0;
+
+	for (; x + 16 <= width; x += 16) {
+		__m128i r[4];
+
+		for (size_t k = 0; k < 4; k++) {
+			size_t i = 4 * (x + 4 * k);
+
+			r[k] = _mm_sub_epi8(load16(cur + i), med16(load16(cur + i - 4), load16(prev + i), load16(prev + i - 4)));
+		}
+		split16(planes[0] + x, planes[1] + x, planes[2] + x, planes[3] + x, r[0], r[1], r[2], r[3]);
+	}
+	return x;
+}
+#else
 /* dst = src with green (byte 1 of each pixel) subtracted from bytes 0 and 2, 8 bytes at a time. */
 static void subtract_green(uint8_t *dst, const uint8_t *src, size_t len)
 {
@@ -68,26 +118,51 @@ static void subtract_green(uint8_t *dst, const uint8_t *src, size_t len)
 	}
 }
 
-/* Residuals of one transformed row cur (prev: the row above, NULL for the first). */
-static void residual_row(uint8_t *res, const uint8_t *cur, const uint8_t *prev, size_t len)
+static size_t residual_split_fast(uint8_t *const planes[4], const uint8_t *cur, const uint8_t *prev, size_t x0,
+	size_t width)
 {
-	size_t i = 4;
+	(void)planes;
+	(void)cur;
+	(void)prev;
+	(void)width;
+	return x0;
+}
+#endif
+
+static inline uint8_t med(uint8_t a, uint8_t b, uint8_t c)
+{
+	uint8_t lo = a < b ? a : b, hi = a < b ? b : a;
+
+	return c >= hi ? lo : c <= lo ? hi : (uint8_t)(a + b - c);
+}
+
+/*
+ * Residuals of one transformed row cur (prev: the row above, NULL for the
+ * first) straight into the four planes at this row.
+ */
+static void residual_row(uint8_t *const planes[4], const uint8_t *cur, const uint8_t *prev, size_t width)
+{
+	size_t x = 1;
 
 	if (!prev) {
-		memcpy(res, cur, 4);
-		for (; i < len; i++) {
-			res[i] = (uint8_t)(cur[i] - cur[i - 4]);
+		for (size_t k = 0; k < 4; k++) {
+			planes[k][0] = cur[k];
+			for (x = 1; x < width; x++) {
+				planes[k][x] = (uint8_t)(cur[4 * x + k] - cur[4 * x + k - 4]);
+			}
 		}
 		return;
 	}
 	for (size_t k = 0; k < 4; k++) {
-		res[k] = (uint8_t)(cur[k] - prev[k]);
+		planes[k][0] = (uint8_t)(cur[k] - prev[k]);
 	}
-	for (; i + 16 <= len; i += 16) {
-		store16(res + i, load16(cur + i) - med16(load16(cur + i - 4), load16(prev + i), load16(prev + i - 4)));
-	}
-	for (; i < len; i++) {
-		res[i] = (uint8_t)(cur[i] - med(cur[i - 4], prev[i], prev[i - 4]));
+	x = residual_split_fast(planes, cur, prev, 1, width);
+	for (; x < width; x++) {
+		for (size_t k = 0; k < 4; k++) {
+			size_t i = 4 * x + k;
+
+			planes[k][x] = (uint8_t)(cur[i] - med(cur[i - 4], prev[i], prev[i - 4]));
+		}
 	}
 }
 
@@ -99,29 +174,20 @@ bool planar_valid(const struct pixel_block *blk)
 int planar_apply(uint8_t *dst, const uint8_t *src, const struct pixel_block *blk)
 {
 	size_t len = blk->row_len, width = len / 4, rows = blk->size / len, n = blk->size / 4;
-	uint8_t *buf = malloc(3 * len), *cur, *prev, *res;
+	uint8_t *buf = malloc(2 * len), *cur, *prev;
 
 	if (!buf) {
 		return -ENOMEM;
 	}
 	cur = buf;
 	prev = buf + len;
-	res = buf + 2 * len;
 	for (size_t y = 0; y < rows; y++) {
-		uint8_t *p0 = dst + y * width, *p1 = p0 + n, *p2 = p1 + n, *p3 = p2 + n;
+		uint8_t *const planes[4] = { dst + y * width, dst + n + y * width, dst + 2 * n + y * width,
+			dst + 3 * n + y * width };
 		uint8_t *t;
 
 		subtract_green(cur, src + y * len, len);
-		residual_row(res, cur, y ? prev : NULL, len);
-		for (size_t x = 0; x < width; x++) {
-			uint32_t v;
-
-			memcpy(&v, res + 4 * x, 4);
-			p0[x] = (uint8_t)v;
-			p1[x] = (uint8_t)(v >> 8);
-			p2[x] = (uint8_t)(v >> 16);
-			p3[x] = (uint8_t)(v >> 24);
-		}
+		residual_row(planes, cur, y ? prev : NULL, width);
 		t = prev;
 		prev = cur;
 		cur = t;
