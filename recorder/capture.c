@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -55,6 +54,8 @@ struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *
 		h->fd = -1;
 		if (cap->fd >= 0 && fstat(cap->fd, &st) == 0) {
 			cap->buffer_id = (uint64_t)st.st_ino;
+			cap->buffer_dev = (uint64_t)st.st_dev;
+			cap->has_inode = true;
 		} else if (h->ino) {
 			cap->buffer_id = h->ino;
 		} else {
@@ -279,14 +280,16 @@ static uint8_t *scratch(struct rec_capture_ctx *ctx, size_t size)
 static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, const struct rec_payload *pl)
 {
 	uint64_t map_len = pl->start + pl->size;
-	uint8_t *map, *copy;
+	const uint8_t *map;
+	uint8_t *copy;
 
 	cap->status = HWCT_CAPTURE_UNMAPPABLE;
-	if (!pl->size || map_len > fd_size(cap->fd) || map_len > SIZE_MAX / 2) {
+	/* no inode to key a kept mapping by (fstat failed, as it never does on a buffer's fd): not read */
+	if (!pl->size || map_len > fd_size(cap->fd) || map_len > SIZE_MAX / 2 || !cap->has_inode) {
 		return NULL;
 	}
-	map = mmap(NULL, (size_t)map_len, PROT_READ, MAP_SHARED, cap->fd, 0);
-	if (map == MAP_FAILED) {
+	map = rec_map_cache_get(&ctx->maps, cap->fd, cap->buffer_dev, cap->buffer_id, (size_t)map_len, rec_now_ns());
+	if (!map) {
 		return NULL;
 	}
 	copy = scratch(ctx, (size_t)pl->size);
@@ -298,7 +301,6 @@ static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, c
 		cap->status = HWCT_CAPTURE_DROPPED;
 		cap->dropped_bytes = pl->size;
 	}
-	munmap(map, (size_t)map_len);
 	return copy;
 }
 
@@ -379,6 +381,16 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 	bs->tiles_y = ty;
 	bs->tile_stride = pl.stride;
 	bs->tile_bpp = pl.bpp;
+}
+
+bool rec_capture_more_urgent(const struct rec_capture *a, const struct rec_capture *b)
+{
+	bool ra = a->release_fd >= 0, rb = b->release_fd >= 0;
+
+	if (ra != rb) {
+		return ra;
+	}
+	return a->interval_ns < b->interval_ns;
 }
 
 static void make_late(struct rec_capture *cap, struct rec_capture_ctx *ctx)

@@ -17,6 +17,7 @@
 #include <hwct/hash.h>
 
 #include "bufinfo.h"
+#include "capture_map.h"
 
 struct hwct_writer;
 struct rec_buffers;
@@ -48,6 +49,8 @@ struct rec_capture {
 	bool released;
 	bool has_buffer;
 	uint64_t buffer_id;		/* Buffer.id: inode of the buffer fd */
+	uint64_t buffer_dev;		/* st_dev of the buffer fd (with the inode: the mapping cache's key) */
+	bool has_inode;			/* buffer_id and buffer_dev are the fd's fstat */
 	bool has_layout;
 	struct rec_buffer_layout layout;
 	bool has_damage;		/* damage is a hint for a delta */
@@ -58,6 +61,13 @@ struct rec_capture {
 	bool has_hash;
 	struct hwct_hash hash;
 	uint64_t created_ns, armed_ns;
+	/*
+	 * How often its layer (or client target) gets a new buffer: the time
+	 * between the two buffer calls before this one, 0 unknown. The buffer
+	 * goes back to its producer about two such intervals after its call,
+	 * so a short interval means a near deadline (rec_capture_more_urgent).
+	 */
+	uint64_t interval_ns;
 	uint64_t fence_seen_ns;		/* when the capture first saw the acquire fence signalled, 0 not yet */
 };
 
@@ -75,6 +85,7 @@ struct rec_capture_ctx {
 	uint64_t late;			/* captures marked late (counted here) */
 	uint8_t *scratch;		/* copy buffer reused between captures, owned */
 	size_t scratch_size;
+	struct rec_map_cache maps;	/* buffers' mappings kept between captures */
 };
 
 /*
@@ -89,6 +100,15 @@ void rec_capture_free(struct rec_capture *cap);
 
 /* Arms cap with the damage hint of its layer (copied; count 0 with has_damage: nothing changed). */
 void rec_capture_arm(struct rec_capture *cap, const hwc_rect_t *damage, uint32_t count, bool has_damage);
+
+/*
+ * Whether a should be captured before b (the worker steps its pending
+ * captures in this order): a capture whose buffer was already handed back
+ * with a fence still pending comes first (its deadline is that fence),
+ * then the shorter layer interval (unknown counts as the shortest), else
+ * neither (call order stays).
+ */
+bool rec_capture_more_urgent(const struct rec_capture *a, const struct rec_capture *b);
 
 /*
  * Advances cap: marks it late when the hot path gave up on it, captures it

@@ -121,6 +121,7 @@ void rec_session_stop(struct rec_worker *w)
 	free(w->cctx.scratch);
 	w->cctx.scratch = NULL;
 	w->cctx.scratch_size = 0;
+	rec_map_cache_clear(&w->cctx.maps);
 	w->session = false;
 }
 

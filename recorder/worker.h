@@ -38,8 +38,11 @@ struct rec_wdisplay {
 	uint32_t fe_flags;
 };
 
+/* What the worker keeps per layer: its damage hint, and how often it gets a new buffer. */
 struct rec_wdamage {
 	uint64_t display, layer;
+	uint64_t last_buffer_ns;	/* t_enter of its last buffer call, 0 none */
+	uint64_t interval_ns;		/* between its last two buffer calls, 0 unknown */
 	bool set;			/* setLayerSurfaceDamage was called */
 	uint32_t count;
 	hwc_rect_t *rects;		/* owned */

@@ -13,6 +13,9 @@
 #include "hwc2_wrappers.h"
 #include "worker.h"
 
+#define REC_CLIENT_TARGET_KEY UINT64_MAX	/* the per-layer state of a display's client target */
+#define STEP_ORDERED 64			/* pending captures stepped by urgency; past that, in call order */
+
 static struct rec_wdamage *damage_of(struct rec_worker *w, uint64_t display, uint64_t layer, bool create)
 {
 	for (size_t i = 0; i < w->damage_count; i++) {
@@ -109,6 +112,22 @@ static void drop_without_fds(struct rec_worker *w, struct rec_capture *cap, cons
 	w->captures_no_fd++;
 }
 
+/* A layer's (or client target's) buffer interval: what the capture's urgency goes by. */
+static void note_interval(struct rec_worker *w, struct rec_event *ev)
+{
+	bool target = ev->function == HWC2_FUNCTION_SET_CLIENT_TARGET;
+	struct rec_wdamage *d = damage_of(w, ev->display, target ? REC_CLIENT_TARGET_KEY : ev->layer, true);
+
+	if (!d) {
+		return;
+	}
+	if (d->last_buffer_ns && ev->t_enter > d->last_buffer_ns) {
+		d->interval_ns = ev->t_enter - d->last_buffer_ns;
+	}
+	d->last_buffer_ns = ev->t_enter;
+	ev->capture->interval_ns = d->interval_ns;
+}
+
 /* Buffer calls get a capture (which also names the buffer for its Buffer record). */
 void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 {
@@ -137,6 +156,7 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 		rec_display_slot(r, ev->display), &r->cfg);
 	if (ev->capture && fence >= 0) {
 		drop_without_fds(w, ev->capture, handle_arg(ev, handle), &ev->args[fence]);
+		note_interval(w, ev);
 	}
 	if (ev->ticket) {
 		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
@@ -240,28 +260,70 @@ void rec_worker_arm_all(struct rec_worker *w)
 	}
 }
 
-/* Steps every pending capture; returns how many are not done. */
-unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
+/*
+ * Steps ev's capture. One buffer's captures run in call order (its delta
+ * base must be the previous one): an earlier pending capture of the same
+ * buffer is stepped first, in ev's place (it inherits ev's urgency), and ev
+ * only once that one is done. Returns whether ev's capture is not done.
+ */
+static bool step_one(struct rec_worker *w, struct rec_event *ev, bool force)
 {
-	unsigned pending = 0;
+	struct rec_capture *cap = ev->capture;
 
-	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
-		struct rec_capture *cap = ev->capture;
-		bool blocked = false;
+	for (;;) {
+		struct rec_event *first = ev;
 
-		if (!cap || cap->state == REC_CAPTURE_DONE) {
-			continue;
-		}
-		/* one buffer's captures run in call order: its delta base must be the previous one */
 		for (struct rec_event *e = w->head; e != ev; e = e->wnext) {
 			if (e->capture && e->capture->state != REC_CAPTURE_DONE && e->capture->has_buffer &&
 					e->capture->buffer_id == cap->buffer_id) {
-				blocked = true;
+				first = e;
 				break;
 			}
 		}
-		if (blocked || !rec_capture_step(cap, &w->cctx, force)) {
-			pending++;
+		if (first == ev) {
+			return !rec_capture_step(cap, &w->cctx, force);
+		}
+		if (!rec_capture_step(first->capture, &w->cctx, force)) {
+			return true;
+		}
+	}
+}
+
+/*
+ * Steps every pending capture, the most urgent first (rec_capture_more_urgent:
+ * a layer that gets a new buffer every frame loses its buffer within two
+ * frames; one that changes once a second can wait behind it); returns how
+ * many are not done.
+ */
+unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
+{
+	struct rec_event *order[STEP_ORDERED], *rest = NULL;
+	unsigned pending = 0, n = 0;
+
+	for (struct rec_event *ev = w->head; ev && !rest; ev = ev->wnext) {
+		unsigned k;
+
+		if (!ev->capture || ev->capture->state == REC_CAPTURE_DONE) {
+			continue;
+		}
+		if (n == STEP_ORDERED) {
+			rest = ev;
+			break;
+		}
+		/* insertion, stable: equal urgency keeps call order */
+		for (k = n; k > 0 && rec_capture_more_urgent(ev->capture, order[k - 1]->capture); k--) {
+			order[k] = order[k - 1];
+		}
+		order[k] = ev;
+		n++;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		pending += step_one(w, order[k], force);
+	}
+	/* past STEP_ORDERED pending captures (an overload): the rest in call order */
+	for (struct rec_event *ev = rest; ev; ev = ev->wnext) {
+		if (ev->capture && ev->capture->state != REC_CAPTURE_DONE) {
+			pending += step_one(w, ev, force);
 		}
 	}
 	return pending;

@@ -25,6 +25,10 @@
  * buffer's release fence (getReleaseFences) before drawing into it again,
  * and draws only what changed since that buffer's last content.
  *
+ * Frames start on a 60 Hz vsync grid; one that overran skips the vsyncs it
+ * missed (SurfaceFlinger waits for the next vsync; no burst of catch-up
+ * frames, whose presents would release the previous buffers at once).
+ *
  * The child measures, from the first measured frame until the device is
  * closed (the trace finished), the process's CPU time minus the client
  * thread's own (its drawing, the fake's and the wrapper's code on its
@@ -426,6 +430,27 @@ static int ui_set_up(struct ui_client *c, const char *module, const char *pixels
 	return c->err;
 }
 
+/*
+ * SurfaceFlinger's pacing: frames start on the vsync grid (from *t0), at the
+ * first vsync after the previous frame; a frame that overran skips the
+ * vsyncs it missed rather than being followed by a burst of frames.
+ */
+static void ui_pace(uint64_t *t0)
+{
+	uint64_t now = bench_ns(), next;
+	struct timespec ts;
+
+	if (!*t0) {
+		*t0 = now;
+		return;
+	}
+	next = *t0 + ((now - *t0) / BENCH_FRAME_NS + 1) * BENCH_FRAME_NS;
+	ts.tv_sec = (time_t)(next / 1000000000u);
+	ts.tv_nsec = (long)(next % 1000000000u);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR) {
+	}
+}
+
 static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
@@ -437,7 +462,7 @@ static uint64_t clock_ns(clockid_t id)
 int bench_ui_run(const struct bench_ui_options *o, struct bench_ui_result *res)
 {
 	struct ui_client c = { 0 };
-	uint64_t next = 0, t0 = 0, proc0 = 0, thread0 = 0, thread1 = 0;
+	uint64_t grid = 0, t0 = 0, proc0 = 0, thread0 = 0, thread1 = 0;
 	int ret;
 
 	*res = (struct bench_ui_result){ .frames = o->frames };
@@ -454,7 +479,7 @@ int bench_ui_run(const struct bench_ui_options *o, struct bench_ui_result *res)
 			thread0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 			c.release_waits = 0;
 		}
-		bench_pace(&next);
+		ui_pace(&grid);
 		ui_frame(&c, f, f >= o->warmup);
 	}
 	thread1 = clock_ns(CLOCK_THREAD_CPUTIME_ID);

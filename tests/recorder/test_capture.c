@@ -8,8 +8,9 @@
  * pixels (analyzers/session/pattern.c). DMA_BUF_IOCTL_SYNC is stood in for by
  * the ioctl() of this file: a buffer holds its pixels only between START
  * and END (stale bytes outside, as CPU caches a sync would have flushed), so
- * a plane read outside the bracket shows in the blob. One meson test per
- * case.
+ * a plane read outside the bracket shows in the blob. Also the mapping
+ * cache (capture_map.c) and the order the worker steps captures in. One
+ * meson test per case.
  */
 #define _GNU_SOURCE	/* memfd_create(), syscall() */
 #include <errno.h>
@@ -502,6 +503,84 @@ static void test_rgb(void)
 	fixture_finish(&f);
 }
 
+/*
+ * The mapping cache (capture_map.c): one buffer is mapped once and read
+ * through the kept mapping, which shows what the buffer holds now; a longer
+ * layout maps again; other buffers get their own; at most REC_MAP_CACHE are
+ * kept, idle ones are dropped, and clear drops all.
+ */
+static unsigned maps_kept(const struct rec_map_cache *c)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		n += c->items[i].used;
+	}
+	return n;
+}
+
+static void test_map(void)
+{
+	struct rec_map_cache c = { 0 };
+	int fds[REC_MAP_CACHE + 2];
+	struct stat st[REC_MAP_CACHE + 2];
+	const uint8_t *m1, *m2;
+	uint64_t now = 1000000000ull;
+
+	for (int i = 0; i < REC_MAP_CACHE + 2; i++) {
+		uint8_t v = (uint8_t)i;
+
+		fds[i] = memfd_create("hwct-test-map", MFD_CLOEXEC);
+		CHECK(fds[i] >= 0 && ftruncate(fds[i], 8192) == 0 && fstat(fds[i], &st[i]) == 0 &&
+			pwrite(fds[i], &v, 1, 0) == 1, "memfd: %s", strerror(errno));
+	}
+	m1 = rec_map_cache_get(&c, fds[0], st[0].st_dev, st[0].st_ino, 4096, now);
+	m2 = rec_map_cache_get(&c, fds[0], st[0].st_dev, st[0].st_ino, 4096, now + 1);
+	CHECK(m1 && m1 == m2 && maps_kept(&c) == 1, "the same buffer mapped again (%p, %p, %u kept)",
+		(const void *)m1, (const void *)m2, maps_kept(&c));
+	CHECK(pwrite(fds[0], "\x5a", 1, 0) == 1 && m2 && m2[0] == 0x5a, "the kept mapping shows old bytes");
+	m2 = rec_map_cache_get(&c, fds[0], st[0].st_dev, st[0].st_ino, 8192, now + 2);
+	CHECK(m2 && m2[8191] == 0 && m2[0] == 0x5a && maps_kept(&c) == 1, "a longer layout not mapped again");
+	m2 = rec_map_cache_get(&c, fds[1], st[1].st_dev, st[1].st_ino, 4096, now + 3);
+	CHECK(m2 && m2[0] == 1 && maps_kept(&c) == 2, "a second buffer shares a mapping");
+	for (int i = 2; i < REC_MAP_CACHE + 2; i++) {
+		m2 = rec_map_cache_get(&c, fds[i], st[i].st_dev, st[i].st_ino, 4096, now + 3 + (uint64_t)i);
+		CHECK(m2 && m2[0] == (uint8_t)i, "buffer %d read wrong", i);
+	}
+	CHECK(maps_kept(&c) == REC_MAP_CACHE, "%u mappings kept, at most %d", maps_kept(&c), REC_MAP_CACHE);
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		CHECK(!c.items[i].used || c.items[i].ino != st[0].st_ino, "the least recently used was kept");
+	}
+	/* the last one mapped is used again after the others went idle: only it stays */
+	m2 = rec_map_cache_get(&c, fds[REC_MAP_CACHE + 1], st[REC_MAP_CACHE + 1].st_dev,
+		st[REC_MAP_CACHE + 1].st_ino, 4096, now + 3 + REC_MAP_CACHE + 1 + REC_MAP_IDLE_NS);
+	CHECK(m2 && m2[0] == (uint8_t)(REC_MAP_CACHE + 1) && maps_kept(&c) == 1, "%u mappings kept past the idle "
+		"time", maps_kept(&c));
+	rec_map_cache_clear(&c);
+	CHECK(maps_kept(&c) == 0, "clear kept %u mappings", maps_kept(&c));
+	for (int i = 0; i < REC_MAP_CACHE + 2; i++) {
+		close(fds[i]);
+	}
+}
+
+/* The worker's order of pending captures (rec_capture_more_urgent). */
+static void test_urgency(void)
+{
+	struct rec_capture every_frame = { .release_fd = -1, .interval_ns = 16666667 };
+	struct rec_capture each_second = { .release_fd = -1, .interval_ns = 1000000000 };
+	struct rec_capture unknown = { .release_fd = -1, .interval_ns = 0 };
+	struct rec_capture handed_back = { .release_fd = 0, .interval_ns = 1000000000 };
+	struct rec_capture same = every_frame;
+
+	CHECK(rec_capture_more_urgent(&every_frame, &each_second) && !rec_capture_more_urgent(&each_second,
+		&every_frame), "a layer new every frame is not captured before one new every second");
+	CHECK(rec_capture_more_urgent(&unknown, &every_frame), "a layer's first buffer waits behind others");
+	CHECK(rec_capture_more_urgent(&handed_back, &every_frame) && !rec_capture_more_urgent(&every_frame,
+		&handed_back), "a buffer already handed back (its release fence pending) waits");
+	CHECK(!rec_capture_more_urgent(&every_frame, &same) && !rec_capture_more_urgent(&same, &every_frame),
+		"equal urgency does not keep call order");
+}
+
 static const struct {
 	const char *name;
 	void (*run)(void);
@@ -511,6 +590,8 @@ static const struct {
 	{ "nv12-dedup", test_nv12_dedup },
 	{ "refused", test_refused },
 	{ "rgb", test_rgb },
+	{ "map", test_map },
+	{ "urgency", test_urgency },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,58 @@
+/* Mappings of captured buffers kept between captures (capture_map.h). */
+#define _DEFAULT_SOURCE	/* MAP_POPULATE (Linux), this file only */
+#include <sys/mman.h>
+
+#include "capture_map.h"
+
+static void drop(struct rec_mapping *m)
+{
+	if (m->used) {
+		munmap(m->map, m->len);
+	}
+	*m = (struct rec_mapping){ 0 };
+}
+
+const uint8_t *rec_map_cache_get(struct rec_map_cache *c, int fd, uint64_t dev, uint64_t ino, size_t len,
+	uint64_t now)
+{
+	struct rec_mapping *slot = NULL, *oldest = NULL;
+	void *map;
+
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		struct rec_mapping *m = &c->items[i];
+
+		/* idle (its buffer may be gone but for us), or too short for this layout */
+		if (m->used && (now - m->last_ns > REC_MAP_IDLE_NS || (m->dev == dev && m->ino == ino && m->len < len))) {
+			drop(m);
+		}
+	}
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		struct rec_mapping *m = &c->items[i];
+
+		if (m->used && m->dev == dev && m->ino == ino) {
+			m->last_ns = now;
+			return m->map;
+		}
+		if (!m->used) {
+			slot = slot ? slot : m;
+		} else if (!oldest || m->last_ns < oldest->last_ns) {
+			oldest = m;
+		}
+	}
+	slot = slot ? slot : oldest;
+	/* all its pages at once: one call instead of a fault per page on the first read */
+	map = mmap(NULL, len, PROT_READ, MAP_SHARED | MAP_POPULATE, fd, 0);
+	if (map == MAP_FAILED) {
+		return NULL;
+	}
+	drop(slot);
+	*slot = (struct rec_mapping){ .used = true, .dev = dev, .ino = ino, .map = map, .len = len, .last_ns = now };
+	return slot->map;
+}
+
+void rec_map_cache_clear(struct rec_map_cache *c)
+{
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		drop(&c->items[i]);
+	}
+}

@@ -1,0 +1,43 @@
+/*
+ * Mappings of captured buffers kept between captures (capture_map.c). A
+ * buffer queue hands the same few buffers back every frame or so: mapping
+ * one afresh for each capture costs a page fault per page (2 500 for a
+ * 1080x2400 RGBA layer), more than reading it. A kept mapping holds its
+ * buffer alive, so the cache is small and forgets mappings unused for
+ * REC_MAP_IDLE_NS; while a mapping is kept its file cannot go away, so
+ * (st_dev, st_ino) names the same buffer for as long as it is cached.
+ */
+#ifndef REC_CAPTURE_MAP_H
+#define REC_CAPTURE_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REC_MAP_CACHE 12			/* mappings kept at most */
+#define REC_MAP_IDLE_NS 2000000000ull	/* a mapping unused this long is dropped */
+
+struct rec_map_cache {
+	struct rec_mapping {
+		bool used;
+		uint64_t dev, ino;
+		uint8_t *map;			/* PROT_READ, MAP_SHARED, from offset 0, owned */
+		size_t len;
+		uint64_t last_ns;
+	} items[REC_MAP_CACHE];
+};
+
+/*
+ * A read-only mapping of fd (whose fstat gave dev, ino) from offset 0 of at
+ * least len bytes: a kept one, or a new one the cache keeps (dropping the
+ * least recently used, and every one idle past REC_MAP_IDLE_NS at now).
+ * The mapping stays owned by the cache and valid until the next call or
+ * rec_map_cache_clear. Returns NULL when fd cannot be mapped.
+ */
+const uint8_t *rec_map_cache_get(struct rec_map_cache *c, int fd, uint64_t dev, uint64_t ino, size_t len,
+	uint64_t now);
+
+/* Unmaps everything the cache keeps (the session ends). */
+void rec_map_cache_clear(struct rec_map_cache *c);
+
+#endif
