@@ -408,7 +408,6 @@ exit 1
 
 
 def case_case_script():
-    import time
     from hwct_suite import lavalog
     busybox = shutil.which("busybox") or "/bin/busybox"
     if not os.path.exists(busybox):
@@ -428,10 +427,13 @@ def case_case_script():
                                       ("hang", 124, "fail")):
             env = dict(os.environ, PATH=bindir + ":" + os.environ["PATH"], TMPDIR=tmp, FAKE=fake,
                        HWCT_CASE_TIMEOUT="2")
-            start = time.monotonic()
-            p = subprocess.run([busybox, "sh", script, "case-" + fake, "t.zst", "/e.json", "--frames", "0-3"],
-                               env=env, capture_output=True, text=True, timeout=60)
-            took = time.monotonic() - start
+            # the hung fake sleeps 1000 s: a case that did not kill it at its 2 s limit runs into this timeout
+            try:
+                p = subprocess.run([busybox, "sh", script, "case-" + fake, "t.zst", "/e.json", "--frames", "0-3"],
+                                   env=env, capture_output=True, text=True, timeout=120)
+            except subprocess.TimeoutExpired:
+                check(False, "%s: hwct-case still running after 120 s: its replay was not killed" % fake)
+                continue
             log = lavalog.JobLog("-")
             for line in p.stdout.splitlines():
                 log.add({"dt": "2026-01-01T00:00:00", "lvl": "target", "msg": line})
@@ -445,8 +447,8 @@ def case_case_script():
                 check(any("regression: frame 2" in e for e in block.stderr), "regress: stderr in the block")
             if fake == "hang":
                 text = "\n".join(block.stderr)
-                check("still running after 2 s" in text and "thread " in text and took < 20,
-                      "hang: killed after the limit, with its threads (%.1f s): %s" % (took, text))
+                check("still running after 2 s" in text and "thread " in text,
+                      "hang: killed after the limit, with its threads: %s" % text)
                 check(block.results() is None, "hang: no results")
 
 
