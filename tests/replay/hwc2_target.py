@@ -24,7 +24,7 @@
                   stdio it was given (fd-at-exit.so lists them; the good run
                   before is checked the same way)
   hang            the same module never returning from presentDisplay of
-                  frame 2 (--hwc2-timeout 1): killed, reported as a hang
+                  frame 2 (--hwc2-timeout 3): killed, reported as a hang
                   naming frame and call, the same results, exit codes and fds
   crash-close     a crash in close() (--hwc2-end close): every frame's
                   results complete, the report names close after the last
@@ -52,6 +52,9 @@ REPLAY, FAKE, TRACES = os.environ["HWCT_REPLAY"], os.environ["HWCT_TEST_FAKE"], 
 FAULTY = os.environ.get("HWCT_TEST_FAULTY")
 RECORD, HWC_TRACE = os.environ.get("HWCT_RECORDER"), os.environ.get("HWCT_TRACE_TOOL")
 FD_AT_EXIT = os.environ.get("HWCT_TEST_FD_AT_EXIT")
+# --hwc2-timeout of the hang runs: the hang must be the one in frame 2, never a healthy call of the fake
+# held up by a loaded machine (they return in well under a second; 1 s left little room)
+HANG_TIMEOUT_S = 3
 
 
 def fail(msg):
@@ -238,7 +241,7 @@ def processes_holding(path):
 def check_failed_run(tmp, module, fault, frames, words, status=5, expect=None, extra=()):
     """A run of module failing as fault says: exit status, report naming words, frames kept."""
     args = ["--frames", "0-39", "--quiet"] + list(extra) + (["--expect", expect] if expect else []) + (
-        ["--hwc2-timeout", "1"] if fault.startswith("hang") else [])
+        ["--hwc2-timeout", str(HANG_TIMEOUT_S)] if fault.startswith("hang") else [])
     r_path = "fault.json"
     # in a sanitizer build, ASan's own SIGSEGV handler would turn the module's crash into an abort
     asan = os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
@@ -282,7 +285,8 @@ def case_hang(tmp):
     become_subreaper()
     module = faulty_copy(tmp)
     replay(tmp, "home", "--frames", "0-39", results="good.json", fds=True)
-    check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "within 1 s", "frame 2", "presentDisplay"])
+    check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "within %d s" % HANG_TIMEOUT_S, "frame 2",
+                                                                      "presentDisplay"])
     check_failed_run(tmp, module, "hang:presentDisplay:3", 2, ["hung", "frame 2", "presentDisplay"],
                      status=1, expect=os.path.join(tmp, "good.json"))
 
@@ -304,7 +308,7 @@ def case_record_faults(tmp):
     asan = os.environ.get("ASAN_OPTIONS", "") + ":handle_segv=0:handle_sigbus=0:handle_sigfpe=0"
     # the abort runs under the default time limit: the recorder's crash handler may take up to 3 s
     for fault, frames, extra in (("abort:presentDisplay:6", 5, []), ("crash:validateDisplay:3", 2, []),
-                                 ("hang:presentDisplay:3", 2, ["--hwc2-timeout", "1"])):
+                                 ("hang:presentDisplay:3", 2, ["--hwc2-timeout", str(HANG_TIMEOUT_S)])):
         out = os.path.join(tmp, fault.replace(":", "-") + ".zst")
         replay(tmp, "home", "--frames", "0-39", "--quiet", *extra, results=fault.replace(":", "-") + ".json",
                status=5, module=RECORD, fds=True,
