@@ -29,6 +29,7 @@
 #define MAX_WAIT_NS 2000000000ull	/* an acquire fence not signalled by then: late */
 #define MAX_ARM_NS 1000000000ull	/* armed anyway after this long */
 #define MAX_DAMAGE_RECTS 4096
+#define FRAME_GUESS_NS 16666667u	/* a layer's first buffer: as if new every 60 Hz frame */
 
 struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *h, int fence_fd,
 	struct rec_display_slot *slot, const struct rec_config *cfg)
@@ -63,6 +64,9 @@ struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *
 			cap->buffer_id = h->ident | (1ull << 63);
 		}
 		cap->has_layout = rec_bufinfo_parse(h, &cap->layout);
+		if (cap->has_layout) {
+			cap->bytes = (uint64_t)cap->layout.planes[0].stride * cap->layout.height;
+		}
 	}
 	if (!cap->ticket || !cap->has_buffer) {
 		/* pixels off, budget 0, or a buffer the device writes (output, readback) */
@@ -263,11 +267,19 @@ static bool given_up(const struct rec_capture *cap)
 static uint8_t *scratch(struct rec_capture_ctx *ctx, size_t size)
 {
 	if (size > ctx->scratch_size) {
-		free(ctx->scratch);
-		ctx->scratch = malloc(size);
+		rec_pages_free(ctx->scratch, ctx->scratch_size);
+		ctx->scratch = rec_pages_alloc(size);
 		ctx->scratch_size = ctx->scratch ? size : 0;
 	}
 	return ctx->scratch;
+}
+
+void rec_capture_ctx_release(struct rec_capture_ctx *ctx)
+{
+	rec_pages_free(ctx->scratch, ctx->scratch_size);
+	ctx->scratch = NULL;
+	ctx->scratch_size = 0;
+	rec_map_cache_clear(&ctx->maps);
 }
 
 /*
@@ -383,14 +395,30 @@ static void capture(struct rec_capture *cap, struct rec_capture_ctx *ctx)
 	bs->tile_bpp = pl.bpp;
 }
 
+static unsigned interval_class(const struct rec_capture *c)
+{
+	uint64_t ms = (c->interval_ns ? c->interval_ns : FRAME_GUESS_NS) / 1000000u;
+	unsigned k = 0;
+
+	while (ms > 1) {
+		ms >>= 1;
+		k++;
+	}
+	return k;
+}
+
 bool rec_capture_more_urgent(const struct rec_capture *a, const struct rec_capture *b)
 {
 	bool ra = a->release_fd >= 0, rb = b->release_fd >= 0;
+	unsigned ca = interval_class(a), cb = interval_class(b);
 
 	if (ra != rb) {
 		return ra;
 	}
-	return a->interval_ns < b->interval_ns;
+	if (ca != cb) {
+		return ca < cb;
+	}
+	return a->bytes < b->bytes;
 }
 
 static void make_late(struct rec_capture *cap, struct rec_capture_ctx *ctx)

@@ -68,6 +68,7 @@ struct rec_capture {
 	 * so a short interval means a near deadline (rec_capture_more_urgent).
 	 */
 	uint64_t interval_ns;
+	uint64_t bytes;			/* about what a read of it costs: plane 0's rows, 0 unknown */
 	uint64_t fence_seen_ns;		/* when the capture first saw the acquire fence signalled, 0 not yet */
 };
 
@@ -101,12 +102,17 @@ void rec_capture_free(struct rec_capture *cap);
 /* Arms cap with the damage hint of its layer (copied; count 0 with has_damage: nothing changed). */
 void rec_capture_arm(struct rec_capture *cap, const hwc_rect_t *damage, uint32_t count, bool has_damage);
 
+/* Frees the copy buffer and drops the kept mappings (the session ends). */
+void rec_capture_ctx_release(struct rec_capture_ctx *ctx);
+
 /*
  * Whether a should be captured before b (the worker steps its pending
  * captures in this order): a capture whose buffer was already handed back
- * with a fence still pending comes first (its deadline is that fence),
- * then the shorter layer interval (unknown counts as the shortest), else
- * neither (call order stays).
+ * with a fence still pending comes first (its deadline is that fence);
+ * then the shorter layer interval, compared by powers of two of ms (so a
+ * 60 Hz layer's jitter does not reorder it; unknown counts as one 60 Hz
+ * frame); then the smaller buffer (quick to read: it holds the others up
+ * least); else neither (call order stays).
  */
 bool rec_capture_more_urgent(const struct rec_capture *a, const struct rec_capture *b);
 

@@ -50,6 +50,28 @@ const uint8_t *rec_map_cache_get(struct rec_map_cache *c, int fd, uint64_t dev, 
 	return slot->map;
 }
 
+uint8_t *rec_pages_alloc(size_t size)
+{
+	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		return NULL;
+	}
+	/* advice: huge pages where the kernel has them (a handful of faults), else populated in one call */
+	madvise(p, size, MADV_HUGEPAGE);
+#ifdef MADV_POPULATE_WRITE
+	madvise(p, size, MADV_POPULATE_WRITE);	/* Linux 5.14; older kernels fault on first use */
+#endif
+	return p;
+}
+
+void rec_pages_free(uint8_t *p, size_t size)
+{
+	if (p) {
+		munmap(p, size);
+	}
+}
+
 void rec_map_cache_clear(struct rec_map_cache *c)
 {
 	for (size_t i = 0; i < REC_MAP_CACHE; i++) {

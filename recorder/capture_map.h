@@ -40,4 +40,15 @@ const uint8_t *rec_map_cache_get(struct rec_map_cache *c, int fd, uint64_t dev, 
 /* Unmaps everything the cache keeps (the session ends). */
 void rec_map_cache_clear(struct rec_map_cache *c);
 
+/*
+ * size bytes of zeroed memory already backed (a capture's copy buffer: a
+ * fresh 10 MB buffer read into page by page costs 2 500 page faults, more
+ * than the copy; populated at once, on huge pages where the kernel gives
+ * them). Returns NULL when out of memory; free with rec_pages_free.
+ */
+uint8_t *rec_pages_alloc(size_t size);
+
+/* Frees what rec_pages_alloc returned for size bytes (NULL: nothing). */
+void rec_pages_free(uint8_t *p, size_t size);
+
 #endif

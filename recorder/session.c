@@ -118,10 +118,7 @@ void rec_session_stop(struct rec_worker *w)
 	}
 	w->writer = NULL;
 	w->cctx.writer = NULL;
-	free(w->cctx.scratch);
-	w->cctx.scratch = NULL;
-	w->cctx.scratch_size = 0;
-	rec_map_cache_clear(&w->cctx.maps);
+	rec_capture_ctx_release(&w->cctx);
 	w->session = false;
 }
 

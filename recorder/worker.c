@@ -356,7 +356,7 @@ static unsigned pump(struct rec_worker *w)
 		pending = rec_worker_step_captures(w, false);
 		flush(w);
 		rec_worker_publish_resolved(w);
-	} while (n == DRAIN_BATCH && ++batches < DRAIN_BATCHES);
+	} while ((n == DRAIN_BATCH || w->step_cut) && ++batches < DRAIN_BATCHES);
 	return pending;
 }
 

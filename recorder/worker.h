@@ -80,6 +80,7 @@ struct rec_worker {
 	struct rec_wdisplay displays[REC_MAX_DISPLAYS];
 	struct rec_wdamage *damage;
 	size_t damage_count, damage_cap;
+	bool step_cut;			/* the last pass of captures stopped at its time slice */
 };
 
 void *rec_worker_main(void *data);

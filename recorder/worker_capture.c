@@ -15,6 +15,7 @@
 
 #define REC_CLIENT_TARGET_KEY UINT64_MAX	/* the per-layer state of a display's client target */
 #define STEP_ORDERED 64			/* pending captures stepped by urgency; past that, in call order */
+#define STEP_SLICE_NS 4000000u		/* a pass of captures longer than this lets new events in first */
 
 static struct rec_wdamage *damage_of(struct rec_worker *w, uint64_t display, uint64_t layer, bool create)
 {
@@ -299,6 +300,7 @@ unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
 {
 	struct rec_event *order[STEP_ORDERED], *rest = NULL;
 	unsigned pending = 0, n = 0;
+	uint64_t start = rec_now_ns();
 
 	for (struct rec_event *ev = w->head; ev && !rest; ev = ev->wnext) {
 		unsigned k;
@@ -317,7 +319,18 @@ unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
 		order[k] = ev;
 		n++;
 	}
+	w->step_cut = false;
 	for (unsigned k = 0; k < n; k++) {
+		/*
+		 * Past the slice, the rest wait for the next pass (pump, worker.c),
+		 * after the events queued meanwhile: a status bar's next buffer
+		 * must not wait behind every full-screen capture of the pass.
+		 */
+		if (!force && k > 0 && rec_now_ns() - start > STEP_SLICE_NS) {
+			w->step_cut = true;
+			pending += n - k;
+			return pending + (rest != NULL);
+		}
 		pending += step_one(w, order[k], force);
 	}
 	/* past STEP_ORDERED pending captures (an overload): the rest in call order */

@@ -203,7 +203,7 @@ static void fixture_finish(struct fixture *f)
 	hwct_writer_close(f->ctx.writer);
 	rec_buffers_finish(f->buffers);
 	free(f->buffers);
-	free(f->ctx.scratch);
+	rec_capture_ctx_release(&f->ctx);
 	unlink(f->path);
 }
 
@@ -566,19 +566,23 @@ static void test_map(void)
 /* The worker's order of pending captures (rec_capture_more_urgent). */
 static void test_urgency(void)
 {
-	struct rec_capture every_frame = { .release_fd = -1, .interval_ns = 16666667 };
-	struct rec_capture each_second = { .release_fd = -1, .interval_ns = 1000000000 };
-	struct rec_capture unknown = { .release_fd = -1, .interval_ns = 0 };
-	struct rec_capture handed_back = { .release_fd = 0, .interval_ns = 1000000000 };
-	struct rec_capture same = every_frame;
+	struct rec_capture every_frame = { .release_fd = -1, .interval_ns = 16666667, .bytes = 10368000 };
+	struct rec_capture jittered = { .release_fd = -1, .interval_ns = 17900000, .bytes = 10368000 };
+	struct rec_capture small = { .release_fd = -1, .interval_ns = 16000000, .bytes = 414720 };
+	struct rec_capture each_second = { .release_fd = -1, .interval_ns = 1000000000, .bytes = 414720 };
+	struct rec_capture first = { .release_fd = -1, .interval_ns = 0, .bytes = 10368000 };
+	struct rec_capture handed_back = { .release_fd = 0, .interval_ns = 1000000000, .bytes = 10368000 };
 
 	CHECK(rec_capture_more_urgent(&every_frame, &each_second) && !rec_capture_more_urgent(&each_second,
 		&every_frame), "a layer new every frame is not captured before one new every second");
-	CHECK(rec_capture_more_urgent(&unknown, &every_frame), "a layer's first buffer waits behind others");
-	CHECK(rec_capture_more_urgent(&handed_back, &every_frame) && !rec_capture_more_urgent(&every_frame,
-		&handed_back), "a buffer already handed back (its release fence pending) waits");
-	CHECK(!rec_capture_more_urgent(&every_frame, &same) && !rec_capture_more_urgent(&same, &every_frame),
-		"equal urgency does not keep call order");
+	CHECK(rec_capture_more_urgent(&first, &each_second), "a layer's first buffer waits behind a slow layer");
+	CHECK(!rec_capture_more_urgent(&every_frame, &jittered) && !rec_capture_more_urgent(&jittered,
+		&every_frame), "a 60 Hz layer's jitter reorders it");
+	CHECK(rec_capture_more_urgent(&small, &every_frame) && rec_capture_more_urgent(&small, &first) &&
+		!rec_capture_more_urgent(&every_frame, &small), "a small buffer waits behind a big one as urgent");
+	CHECK(rec_capture_more_urgent(&handed_back, &small) && !rec_capture_more_urgent(&small, &handed_back),
+		"a buffer already handed back (its release fence pending) waits");
+	CHECK(!rec_capture_more_urgent(&every_frame, &every_frame), "equal urgency does not keep call order");
 }
 
 static const struct {
