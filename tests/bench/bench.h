@@ -51,6 +51,27 @@ void bench_pixels_finish(struct bench_pixels *px);
 int bench_blob_frame_bytes(const char *path, uint64_t *out);
 
 /*
+ * The zstd hash log of blob frames every writer of bench-format uses
+ * (bench_format.c, --hash-log); -1: the writer's default.
+ */
+extern int bench_pixel_hash_log;
+
+/* Writer options of bench-format: the defaults with bench_pixel_hash_log applied. */
+struct hwct_writer_options;
+void bench_writer_options(struct hwct_writer_options *opts);
+
+/*
+ * The UI-like sequence of the "png" metric written with bench_writer_options
+ * (bench_format_png.c): its stored blob-frame bytes and libpng's bytes of
+ * the same frames and rects. Exits on failure.
+ */
+void bench_png_sequence_bytes(const struct bench_pixels *px, const char *path, uint32_t frames, uint64_t *stored,
+	size_t *png);
+
+/* The screenshot alone: stored blob-frame bytes and libpng's bytes; 0 PNG bytes without libpng. Exits on failure. */
+void bench_png_screenshot_bytes(const struct bench_pixels *px, const char *path, uint64_t *stored, size_t *png);
+
+/*
  * The "png" metric (bench_format_png.c): the writer's stored bytes against
  * libpng's PNG of px and of a UI-like sequence built on it; png_path is the
  * published file (its size printed beside), path a scratch trace.

@@ -15,6 +15,12 @@
  *   png                 stored bytes / libpng's PNG of the same screenshot,
  *                       and of a UI-like sequence with damage
  *                       (bench_format_png.c)                                 goal <= 0.9
+ *   candidates          (--only candidates, not in the default run) the
+ *                       blob frames' zstd hash logs side by side: writer
+ *                       CPU / zstd-1 and both PNG ratios for each
+ *
+ * --hash-log N makes every writer use zstd hash log N for blob frames
+ * instead of the writer's default.
  *
  * Never fails on a missed goal (exit 0); exit 1 only when something could
  * not run. --quick makes every part small: a smoke test, not a measurement.
@@ -37,6 +43,16 @@
 #include "scenario.h"
 
 #define MAX_REPS 32
+
+int bench_pixel_hash_log = -1;
+
+void bench_writer_options(struct hwct_writer_options *opts)
+{
+	hwct_writer_options_init(opts);
+	if (bench_pixel_hash_log >= 0) {
+		opts->pixel_hash_log = bench_pixel_hash_log;
+	}
+}
 
 struct config {
 	bool quick;
@@ -83,7 +99,7 @@ static double time_writer(const struct config *c, const struct bench_pixels *px,
 	 * keeps up (a few payloads in flight, their buffers reused), not a burst
 	 * of every payload queued at once into fresh memory.
 	 */
-	hwct_writer_options_init(&opts);
+	bench_writer_options(&opts);
 	opts.memory_budget = 4 * size;
 	memcpy(work, px->data, size);
 	w = hwct_writer_create(path, &opts);
@@ -382,6 +398,55 @@ static void bench_stored(const struct config *c, const struct bench_pixels *px, 
 	free(dst);
 }
 
+/* ----------------------------------------------------------- candidates */
+
+/*
+ * The blob frames' zstd hash log side by side: for each, writer CPU per
+ * payload against zstd-1's measured in turn with it (median of reps), and
+ * the two PNG ratios. Restores bench_pixel_hash_log.
+ */
+static void bench_candidates(const struct config *c, const struct bench_pixels *px, const char *path)
+{
+	static const int hash_logs[] = { 11, 10, 9, 8, 7, 6 };
+	size_t size = (size_t)px->width * px->height * 4, cap = ZSTD_compressBound(size);
+	uint8_t *work = malloc(size), *dst = malloc(cap);
+	int saved = bench_pixel_hash_log;
+	struct hwct_writer_options defaults;
+
+	if (!work || !dst) {
+		die("candidates", ENOMEM);
+	}
+	hwct_writer_options_init(&defaults);
+	printf("candidates: zstd hash log of blob frames (writer default %d); %u payloads x %u reps each\n",
+		defaults.pixel_hash_log, c->frames, c->reps);
+	for (size_t k = 0; k < sizeof(hash_logs) / sizeof(hash_logs[0]); k++) {
+		double cw[MAX_REPS], cz[MAX_REPS];
+		uint64_t shot, seq;
+		size_t shot_png, seq_png;
+
+		bench_pixel_hash_log = hash_logs[k];
+		for (unsigned r = 0; r < c->reps; r++) {
+			double c0 = bench_cpu(), c1;
+
+			time_zstd(c, px, work, dst, cap, r);
+			c1 = bench_cpu();
+			time_writer(c, px, work, path, r);
+			cz[r] = c1 - c0;
+			cw[r] = bench_cpu() - c1;
+		}
+		bench_png_screenshot_bytes(px, path, &shot, &shot_png);
+		bench_png_sequence_bytes(px, path, c->quick ? 6 : 60, &seq, &seq_png);
+		printf("  hash log %2d: writer CPU %.3fx zstd-1 (%.2f ms per payload); screenshot %.3fx PNG (%.3f MB); "
+			"UI-like sequence %.3fx PNG (%.3f MB)\n", hash_logs[k],
+			bench_median(cw, c->reps) / bench_median(cz, c->reps), bench_median(cw, c->reps) / c->frames * 1e3,
+			shot_png ? (double)shot / (double)shot_png : 0.0, (double)shot / 1e6,
+			seq_png ? (double)seq / (double)seq_png : 0.0, (double)seq / 1e6);
+	}
+	bench_pixel_hash_log = saved;
+	free(work);
+	free(dst);
+}
+
 int main(int argc, char **argv)
 {
 	struct config c = { .frames = 24, .stored_frames = 2, .reps = 5, .seek_frames = 10000, .seek_reps = 101 };
@@ -395,8 +460,10 @@ int main(int argc, char **argv)
 			c.pixels = argv[++i];
 		} else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
 			c.only = argv[++i];
+		} else if (strcmp(argv[i], "--hash-log") == 0 && i + 1 < argc) {
+			bench_pixel_hash_log = atoi(argv[++i]);
 		} else {
-			fprintf(stderr, "usage: bench-format [--quick] [--pixels FILE.png] [--only writer|hash|seek|stored|png]\n");
+			fprintf(stderr, "usage: bench-format [--quick] [--pixels FILE.png] [--only writer|hash|seek|stored|png|candidates] [--hash-log N]\n");
 			return 2;
 		}
 	}
@@ -428,6 +495,13 @@ int main(int argc, char **argv)
 	}
 	if (!c.only || strcmp(c.only, "png") == 0) {
 		bench_png(&px, c.pixels, path, c.quick);
+	}
+	if (c.only && strcmp(c.only, "candidates") == 0) {
+		struct config cc = c;
+
+		cc.frames = c.quick ? 2 : 8;
+		cc.reps = c.quick ? 1 : 3;
+		bench_candidates(&cc, &px, path);
 	}
 	unlink(path);
 	free(path);
