@@ -21,7 +21,7 @@ void hwct_writer_options_init(struct hwct_writer_options *opts)
 	*opts = (struct hwct_writer_options){
 		.record_level = 6,
 		.pixel_level = 1,
-		.pixel_hash_log = 11,
+		.pixel_hash_log = 7,
 		.keyframe_interval = 30,
 		.frame_target = DEFAULT_FRAME_TARGET,
 		.memory_budget = DEFAULT_BUDGET,
