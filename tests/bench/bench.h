@@ -55,8 +55,10 @@ int bench_blob_frame_bytes(const char *path, uint64_t *out);
  * (bench_format.c, --hash-log); -1: the writer's default.
  */
 extern int bench_pixel_hash_log;
+/* The zstd level of blob frames likewise (candidates only); INT_MIN: the writer's default. */
+extern int bench_pixel_level;
 
-/* Writer options of bench-format: the defaults with bench_pixel_hash_log applied. */
+/* Writer options of bench-format: the defaults with bench_pixel_hash_log and bench_pixel_level applied. */
 struct hwct_writer_options;
 void bench_writer_options(struct hwct_writer_options *opts);
 

@@ -16,8 +16,8 @@
  *                       and of a UI-like sequence with damage
  *                       (bench_format_png.c)                                 goal <= 0.9
  *   candidates          (--only candidates, not in the default run) the
- *                       blob frames' zstd hash logs side by side: writer
- *                       CPU / zstd-1 and both PNG ratios for each
+ *                       blob frames' zstd level and hash log side by side:
+ *                       writer CPU / zstd-1 and both PNG ratios for each
  *
  * --hash-log N makes every writer use zstd hash log N for blob frames
  * instead of the writer's default.
@@ -26,6 +26,7 @@
  * not run. --quick makes every part small: a smoke test, not a measurement.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +46,16 @@
 #define MAX_REPS 32
 
 int bench_pixel_hash_log = -1;
+int bench_pixel_level = INT_MIN;
 
 void bench_writer_options(struct hwct_writer_options *opts)
 {
 	hwct_writer_options_init(opts);
 	if (bench_pixel_hash_log >= 0) {
 		opts->pixel_hash_log = bench_pixel_hash_log;
+	}
+	if (bench_pixel_level != INT_MIN) {
+		opts->pixel_level = bench_pixel_level;
 	}
 }
 
@@ -401,30 +406,34 @@ static void bench_stored(const struct config *c, const struct bench_pixels *px, 
 /* ----------------------------------------------------------- candidates */
 
 /*
- * The blob frames' zstd hash log side by side: for each, writer CPU per
- * payload against zstd-1's measured in turn with it (median of reps), and
- * the two PNG ratios. Restores bench_pixel_hash_log.
+ * The blob frames' zstd level and hash log side by side: for each, writer
+ * CPU per payload against zstd-1's measured in turn with it (median of
+ * reps), and the two PNG ratios. Restores bench_pixel_hash_log and
+ * bench_pixel_level.
  */
 static void bench_candidates(const struct config *c, const struct bench_pixels *px, const char *path)
 {
-	static const int hash_logs[] = { 11, 10, 9, 8, 7, 6 };
+	static const struct {
+		int level, hash_log;
+	} cand[] = { { 1, 11 }, { 1, 9 }, { 1, 8 }, { 1, 7 }, { 1, 6 }, { 2, 7 }, { -1, 7 }, { -3, 7 } };
 	size_t size = (size_t)px->width * px->height * 4, cap = ZSTD_compressBound(size);
 	uint8_t *work = malloc(size), *dst = malloc(cap);
-	int saved = bench_pixel_hash_log;
+	int saved = bench_pixel_hash_log, saved_level = bench_pixel_level;
 	struct hwct_writer_options defaults;
 
 	if (!work || !dst) {
 		die("candidates", ENOMEM);
 	}
 	hwct_writer_options_init(&defaults);
-	printf("candidates: zstd hash log of blob frames (writer default %d); %u payloads x %u reps each\n",
-		defaults.pixel_hash_log, c->frames, c->reps);
-	for (size_t k = 0; k < sizeof(hash_logs) / sizeof(hash_logs[0]); k++) {
+	printf("candidates: zstd level and hash log of blob frames (writer default level %d, hash log %d); "
+		"%u payloads x %u reps each\n", defaults.pixel_level, defaults.pixel_hash_log, c->frames, c->reps);
+	for (size_t k = 0; k < sizeof(cand) / sizeof(cand[0]); k++) {
 		double cw[MAX_REPS], cz[MAX_REPS];
 		uint64_t shot, seq;
 		size_t shot_png, seq_png;
 
-		bench_pixel_hash_log = hash_logs[k];
+		bench_pixel_level = cand[k].level;
+		bench_pixel_hash_log = cand[k].hash_log;
 		for (unsigned r = 0; r < c->reps; r++) {
 			double c0 = bench_cpu(), c1;
 
@@ -436,13 +445,14 @@ static void bench_candidates(const struct config *c, const struct bench_pixels *
 		}
 		bench_png_screenshot_bytes(px, path, &shot, &shot_png);
 		bench_png_sequence_bytes(px, path, c->quick ? 6 : 60, &seq, &seq_png);
-		printf("  hash log %2d: writer CPU %.3fx zstd-1 (%.2f ms per payload); screenshot %.3fx PNG (%.3f MB); "
-			"UI-like sequence %.3fx PNG (%.3f MB)\n", hash_logs[k],
+		printf("  level %2d hash log %2d: writer CPU %.3fx zstd-1 (%.2f ms per payload); screenshot %.3fx PNG (%.3f MB); "
+			"UI-like sequence %.3fx PNG (%.3f MB)\n", cand[k].level, cand[k].hash_log,
 			bench_median(cw, c->reps) / bench_median(cz, c->reps), bench_median(cw, c->reps) / c->frames * 1e3,
 			shot_png ? (double)shot / (double)shot_png : 0.0, (double)shot / 1e6,
 			seq_png ? (double)seq / (double)seq_png : 0.0, (double)seq / 1e6);
 	}
 	bench_pixel_hash_log = saved;
+	bench_pixel_level = saved_level;
 	free(work);
 	free(dst);
 }
