@@ -134,6 +134,7 @@ static void *watch_main(void *data)
 	uint64_t *ids = NULL;
 	size_t cap = 0;
 
+	rec_thread_background();
 	for (;;) {
 		size_t n;
 		char buf[64];

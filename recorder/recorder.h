@@ -104,4 +104,11 @@ uint64_t rec_now_ns(void);
 /* The calling thread's kernel tid (cached per thread; tid.c). */
 uint32_t rec_tid(void);
 
+/*
+ * Puts the calling thread (one of the recorder's own) behind the host's
+ * threads: SCHED_BATCH and 10 nice steps lower than it was created with;
+ * threads it creates later inherit both (background.c). Best effort.
+ */
+void rec_thread_background(void);
+
 #endif

@@ -444,6 +444,7 @@ void *rec_worker_main(void *data)
 	struct rec_worker *w = data;
 	struct recorder *r = w->r;
 
+	rec_thread_background();	/* the writer's threads, made by this one, inherit it */
 	w->cctx.buffers = &w->buffers;
 	w->cctx.cfg = &r->cfg;
 	for (;;) {
