@@ -106,9 +106,17 @@ uint32_t rec_tid(void);
 
 /*
  * Puts the calling thread (one of the recorder's own) behind the host's
- * threads: SCHED_BATCH and 10 nice steps lower than it was created with;
- * threads it creates later inherit both (background.c). Best effort.
+ * threads: SCHED_BATCH, which never preempts a running thread on wakeup;
+ * threads it creates later inherit it (background.c). Best effort.
  */
 void rec_thread_background(void);
+
+/*
+ * Runs fn(arg) on a thread of its own, SCHED_BATCH and 10 nice steps
+ * below the caller, and waits for it: the threads fn creates inherit
+ * both (the format writer's, which compress pixels). Returns 0, or -errno
+ * when no thread could be made (fn was not run).
+ */
+int rec_run_lowered(void (*fn)(void *), void *arg);
 
 #endif

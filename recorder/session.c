@@ -31,6 +31,21 @@ static void log_once(const char *what, const char *path, int err, const char *ou
 	}
 }
 
+struct writer_job {
+	int fd;
+	const struct hwct_writer_options *opts;
+	struct hwct_writer *writer;
+	int err;
+};
+
+static void create_writer(void *data)
+{
+	struct writer_job *j = data;
+
+	j->writer = hwct_writer_create_fd(j->fd, j->opts);	/* copies the options */
+	j->err = errno;
+}
+
 void rec_session_start(struct rec_worker *w)
 {
 	struct recorder *r = w->r;
@@ -61,8 +76,15 @@ void rec_session_start(struct rec_worker *w)
 		for (size_t i = 0; i < r->cfg.option_count; i++) {
 			values[i] = r->cfg.option_values[i];
 		}
+		struct writer_job job = { .fd = fd, .opts = &opts };
+
 		opts.option_values = values;
-		w->writer = hwct_writer_create_fd(fd, &opts);	/* copies the options */
+		/* the writer's threads compress on a lower priority than the host's (background.c) */
+		if (rec_run_lowered(create_writer, &job) < 0) {
+			create_writer(&job);
+		}
+		w->writer = job.writer;
+		errno = job.err;
 	}
 	if (!w->writer) {
 		log_once("cannot write a trace to", w->path, errno, "not recording");
