@@ -1,5 +1,11 @@
 /* The test client's self-measurements (client_probe.h). */
+#define _GNU_SOURCE	/* gettid() */
 #include <dirent.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <hwct/hwc2_names.h>
@@ -71,5 +77,28 @@ void client_probe_functions(hwc2_device_t *dev, FILE *log)
 {
 	for (int32_t d = 0; d <= HWCT_HWC2_FUNCTION_MAX + 1; d++) {
 		fprintf(log, "# function %d %d\n", d, dev->getFunction(dev, d) != NULL);
+	}
+}
+
+void client_probe_sched(FILE *log)
+{
+	pid_t self = gettid();
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	bool any = false;
+
+	fprintf(log, "# sched %d/%d ", sched_getscheduler(self), getpriority(PRIO_PROCESS, (id_t)self));
+	while (dir && (e = readdir(dir))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+
+		if (tid <= 0 || tid == self) {
+			continue;
+		}
+		fprintf(log, "%s%d/%d", any ? "," : "", sched_getscheduler(tid), getpriority(PRIO_PROCESS, (id_t)tid));
+		any = true;
+	}
+	fprintf(log, "%s\n", any ? "" : "-");
+	if (dir) {
+		closedir(dir);
 	}
 }

@@ -21,6 +21,13 @@ uint64_t client_now_ns(void);
  */
 int client_count_fds_settled(void);
 
+/*
+ * Writes "# sched MAIN OTHERS": MAIN the calling thread's "POLICY/NICE",
+ * OTHERS the same of every other thread of the process, comma-separated
+ * ("-" when none), POLICY as sched_getscheduler() gives it.
+ */
+void client_probe_sched(FILE *log);
+
 /* The longest of a kind of call. */
 /* A call at least this long counts as slow (the latency line's "slow" counts). */
 #define CLIENT_SLOW_NS 50000000ull	/* 50 ms */

@@ -9,19 +9,21 @@
  *	# calls N				(call lines written)
  *	# latency open NS set_layer_buffer NS FRAME present NS FRAME slow S N S N
  *	# fds WARM END				(--fd-check)
+ *	# sched MAIN OTHERS			(--sched-check; client_probe.h)
  *	# emfile N				(--nofile: own open()/dup() that failed)
  *	# function D 0|1			(--probe-functions)
  *
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
  *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
- *	[--acquire-unsignalled] [--nofile N]
+ *	[--acquire-unsignalled] [--nofile N] [--sched-check W]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
  * after each frame (default 5000); --fd-check W counts the open fds once
  * the recorder is quiet after frame W and after the last frame;
- * --probe-functions logs which descriptors getFunction hands out. The
+ * --sched-check W logs every thread's scheduling policy and nice value after
+ * frame W; --probe-functions logs which descriptors getFunction hands out. The
  * functions SurfaceFlinger treats as optional are skipped when the module
  * has none (FAKE_HWC2_MODE=null-functions); the latency line holds the
  * longest device open, setLayerBuffer and presentDisplay, then for
@@ -857,7 +859,7 @@ static int own_fds_probe(void)
 int main(int argc, char **argv)
 {
 	const char *module = NULL, *log_path = NULL, *control = NULL;
-	int frames = 8, sig_a = -1, sig_b = -1, ctl_a = -1, ctl_b = -1, fd_check = -1;
+	int frames = 8, sig_a = -1, sig_b = -1, ctl_a = -1, ctl_b = -1, fd_check = -1, sched_check = -1;
 	int fds_warm = -1, fds_end = -1;
 	long frame_sleep_us = 5000, nofile = 0;
 	int emfile = 0;
@@ -893,6 +895,8 @@ int main(int argc, char **argv)
 			frame_sleep_us = atol(argv[++i]);
 		} else if (strcmp(argv[i], "--fd-check") == 0 && i + 1 < argc) {
 			fd_check = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--sched-check") == 0 && i + 1 < argc) {
+			sched_check = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--probe-functions") == 0) {
 			probe = true;
 		} else if (strcmp(argv[i], "--leak-on-purpose") == 0) {
@@ -905,7 +909,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
 				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
-				"[--acquire-unsignalled] [--nofile N]\n");
+				"[--acquire-unsignalled] [--nofile N] [--sched-check W]\n");
 			return 2;
 		}
 	}
@@ -1079,6 +1083,9 @@ int main(int argc, char **argv)
 		present();
 		if (nofile > 0) {
 			emfile += own_fds_probe();
+		}
+		if (f + 1 == sched_check) {
+			client_probe_sched(log_file);
 		}
 		if (f + 1 == fd_check) {
 			fds_warm = client_count_fds_settled();

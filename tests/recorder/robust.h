@@ -11,5 +11,6 @@ int case_passthrough_null(void);
 int case_sanitized(void);		/* test_sanitized.c */
 int case_capture_late(void);		/* test_late.c */
 int case_capture_released(void);	/* test_late.c */
+int case_background(void);		/* test_background.c */
 
 #endif

@@ -18,6 +18,7 @@ static const struct test_case cases[] = {
 	{ "sanitized", case_sanitized },
 	{ "capture-late", case_capture_late },
 	{ "capture-released", case_capture_released },
+	{ "background", case_background },
 };
 
 int main(int argc, char **argv)
