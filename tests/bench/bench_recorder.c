@@ -1,6 +1,6 @@
 /*
  * bench-recorder [--quick] [--frames N] [--rounds N] [--no-pace] [--thread-cputime]
- *	[--no-draw] [--ui-only | --no-ui] [--pixels PNG] --fake hwcomposer.fake.so
+ *	[--no-draw] [--ui-only | --no-ui] [--sched-other] [--pixels PNG] --fake hwcomposer.fake.so
  *	--recorder libhwc-record.so
  *
  * The recorder's per-call overhead. One frame of SurfaceFlinger's
@@ -40,6 +40,10 @@
  * / late / dropped and the recorder's CPU (goal 0 late, 0 dropped, <= 1
  * core). --ui-only runs just that, --no-ui leaves it out.
  *
+ * Every child's calling thread runs SCHED_FIFO 2, the policy of the
+ * composer service's threads that call a module on a device
+ * (bench_recorder_sched.c); --sched-other keeps SCHED_OTHER instead.
+ *
  * Diagnostics: --no-pace drives frames back to back; --thread-cputime times
  * each call with the calling thread's CPU time instead of CLOCK_MONOTONIC,
  * which leaves out what the call waited (preemption, the capture wait), so
@@ -63,6 +67,7 @@
 struct options {
 	bool quick, paced, cputime, no_draw;
 	bool ui_only, no_ui;		/* the UI session alone, or not at all */
+	bool sched_other;		/* --sched-other: children keep SCHED_OTHER */
 	const char *pixels, *fake, *recorder;
 	const char *child, *samples;	/* --child MODE --samples FILE */
 	unsigned warmup, frames, rounds;
@@ -83,7 +88,7 @@ struct run {
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench-recorder [--quick] [--frames N] [--rounds N] [--no-pace] [--thread-cputime] "
-		"[--no-draw] [--ui-only | --no-ui] [--pixels PNG] --fake hwcomposer.fake.so --recorder libhwc-record.so\n");
+		"[--no-draw] [--ui-only | --no-ui] [--sched-other] [--pixels PNG] --fake hwcomposer.fake.so --recorder libhwc-record.so\n");
 	exit(2);
 }
 
@@ -129,6 +134,8 @@ static void parse(int argc, char **argv, struct options *o)
 			o->ui_only = true;
 		} else if (strcmp(a, "--no-ui") == 0) {
 			o->no_ui = true;
+		} else if (strcmp(a, "--sched-other") == 0) {
+			o->sched_other = true;
 		} else if (!v) {
 			usage();
 		} else if (strcmp(a, "--frames") == 0) {
@@ -174,6 +181,7 @@ static int child_main(const struct options *o)
 	};
 	int ret;
 
+	bench_sched_child();
 	if (bench_ui_is_child(o->child)) {
 		struct bench_ui_options u = {
 			.module = strcmp(o->child, "ui-direct") == 0 ? o->fake : o->recorder,
@@ -335,13 +343,14 @@ int main(int argc, char **argv)
 		return child_main(&r.o);
 	}
 	make_dirs(&r);
+	bench_sched_parent(r.o.sched_other);
 	if (r.o.ui_only) {
-		printf("bench-recorder: the UI session only\n");
+		printf("bench-recorder: the UI session only, %s\n", bench_sched_describe());
 	} else {
-		printf("bench-recorder: %u calls per frame, each timed alone (%s), %s; per mode %u round%s "
+		printf("bench-recorder: %u calls per frame, each timed alone (%s), %s, %s; per mode %u round%s "
 			"of %u frames after %u warm-up frames, modes in turn%s\n", BENCH_CALLS_PER_FRAME,
 			r.o.cputime ? "CLOCK_THREAD_CPUTIME_ID: the caller's CPU time, a diagnostic" : "CLOCK_MONOTONIC",
-			r.o.paced ? "60 frames/s" : "frames back to back", r.o.rounds, r.o.rounds == 1 ? "" : "s",
+			r.o.paced ? "60 frames/s" : "frames back to back", bench_sched_describe(), r.o.rounds, r.o.rounds == 1 ? "" : "s",
 			r.o.frames, r.o.warmup, r.o.quick ? "; quick run: a smoke test, not a measurement" : "");
 	}
 	if (bench_pixels_load(&px, r.o.pixels, 0) < 0) {

@@ -270,4 +270,15 @@ int bench_trace_summarize(const char *dir, struct bench_trace_summary *sum);
 /* Prints sum as "  trace: ..." lines. */
 void bench_trace_print(FILE *f, const struct bench_trace_summary *sum, const char *const *layer_names);
 
+/* ---- bench_recorder_sched.c: the calling thread's policy in the children */
+
+/* In the parent, before any child: other keeps the children SCHED_OTHER (--sched-other). */
+void bench_sched_parent(bool other);
+
+/* Returns the policy the children use, for the header line (a static string). */
+const char *bench_sched_describe(void);
+
+/* In a child, before the module loads: SCHED_FIFO 2 as a composer thread; says so on stderr when refused. */
+void bench_sched_child(void);
+
 #endif

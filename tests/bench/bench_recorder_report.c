@@ -11,8 +11,6 @@
 
 #include "bench_recorder.h"
 
-#define GOAL_MEAN 1.5
-#define GOAL_P99 3.0
 #define MAX_FUNCTIONS 32
 
 const char *const bench_mode_names[MODE_COUNT] = {
@@ -52,17 +50,6 @@ static void print_tracepoint(const struct bench_results *r, enum bench_mode m, c
 		net->p99);
 }
 
-static void print_ratio(const char *what, double value, double base, double goal)
-{
-	if (base >= 1.0) {
-		double ratio = value / base;
-
-		printf("%s %.2f (goal ≤ %.1f) %s", what, ratio, goal, ratio <= goal ? "PASS" : "MISS");
-	} else {
-		printf("%s n/a (baseline < 1 ns)", what);
-	}
-}
-
 static void print_wrapper(const struct bench_results *r, enum bench_mode m, const char *label, struct cost direct,
 	struct cost base)
 {
@@ -72,9 +59,13 @@ static void print_wrapper(const struct bench_results *r, enum bench_mode m, cons
 	printf("wrapper %s per call: mean %.0f ns p99 %.0f ns; ÷ direct: mean %.2f p99 %.2f; "
 		"overhead mean %.0f ns p99 %.0f ns; ", label, w.mean, w.p99, w.mean / direct.mean,
 		w.p99 / direct.p99, over.mean, over.p99);
-	print_ratio("÷ tracepoint: mean", over.mean, base.mean, GOAL_MEAN);
-	print_ratio(", p99", over.p99, base.p99, GOAL_P99);
-	printf("\n");
+	if (base.mean >= 1.0 && base.p99 >= 1.0) {
+		/* fence-fd calls are allowed one dup more: the goal's verdicts are the per-class lines */
+		printf("÷ tracepoint: mean %.2f p99 %.2f (all calls mixed; goal 3 is judged per class below)\n",
+			over.mean / base.mean, over.p99 / base.p99);
+	} else {
+		printf("÷ tracepoint: mean n/a (baseline < 1 ns)\n");
+	}
 }
 
 /* Mean / p99 of each call type, in the order of the frame. */

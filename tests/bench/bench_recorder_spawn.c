@@ -18,6 +18,8 @@
 
 static const char *const nobody[] = {
 	"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+	/* keeps the right to take SCHED_FIFO (bench_recorder_sched.c), nothing else */
+	"--inh-caps=+sys_nice", "--ambient-caps=+sys_nice",
 };
 #define NOBODY_ARGS (sizeof(nobody) / sizeof(nobody[0]))
 
