@@ -103,6 +103,9 @@ struct bench_client_options {
  */
 int bench_client_run(const struct bench_client_options *o, struct bench_samples *out);
 
+/* A signalled acquire fence: a pipe's read end with a byte in it. Returns the fd (the caller's), or -errno. */
+int bench_signalled_fence(void);
+
 /* ------------------------------------------------------- the UI session */
 
 /* A 60 Hz lock-screen session of three buffer-queue layers (bench_recorder_ui.c). */

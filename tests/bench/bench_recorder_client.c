@@ -121,20 +121,34 @@ static void expect(struct client *c, int32_t e, const char *what)
 	}
 }
 
-/* A signalled acquire fence: a pipe's read end with a byte in it. */
-static int acquire_fence(struct client *c)
+int bench_signalled_fence(void)
 {
 	int fds[2];
+	int err = 0;
 
 	if (pipe(fds) < 0) {
-		fail(c, -errno, "pipe", 0);
-		return -1;
+		return -errno;
 	}
 	if (write(fds[1], "x", 1) != 1) {
-		fail(c, -EIO, "write to a pipe", 0);
+		err = -EIO;
 	}
 	close(fds[1]);
+	if (err) {
+		close(fds[0]);
+		return err;
+	}
 	return fds[0];
+}
+
+static int acquire_fence(struct client *c)
+{
+	int fd = bench_signalled_fence();
+
+	if (fd < 0) {
+		fail(c, fd, "a signalled pipe", 0);
+		return -1;
+	}
+	return fd;
 }
 
 static void layer_calls(struct client *c, struct layer *ly, struct buffer *b, hwc_region_t damage,
