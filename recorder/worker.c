@@ -429,7 +429,8 @@ static void idle_work(struct rec_worker *w, uint64_t now)
 		for (int i = 0; i < REC_MAX_DISPLAYS; i++) {
 			struct rec_wdisplay *d = &w->displays[i];
 
-			if (d->used && d->fe_pending && now - d->fe_since > FRAME_END_IDLE_NS) {
+			/* fe_since may be later than now: the frame's present was dispatched after now was taken */
+			if (d->used && d->fe_pending && now > d->fe_since && now - d->fe_since > FRAME_END_IDLE_NS) {
 				rec_write_frame_end(w, d);
 			}
 		}
@@ -465,7 +466,7 @@ void *rec_worker_main(void *data)
 		if (!w->session) {
 			rec_worker_resolve_all(w);
 		}
-		idle_work(w, now);
+		idle_work(w, rec_now_ns());	/* not `now`: pump() may have run for a while */
 		if (quit) {
 			break;
 		}

@@ -103,6 +103,7 @@ static atomic_bool connected;
 static const struct sizes *sz = &full_sizes;
 static unsigned long calls_logged;
 static bool acquire_unsignalled;
+static long release_delay_us;		/* --release-delay-us: between presentDisplay and getReleaseFences */
 static struct client_latency lat_buffer = { .max_frame = -1 }, lat_present = { .max_frame = -1 };
 static int frame_now;
 
@@ -755,6 +756,8 @@ static void set_client_target(struct buffer *t, hwc_rect_t damage)
 	emit(&l);
 }
 
+static void sleep_us(long us);
+
 static void present(void)
 {
 	struct calllog_line l;
@@ -772,6 +775,9 @@ static void present(void)
 	emit(&l);
 	if (fence >= 0) {
 		close(fence);
+	}
+	if (release_delay_us > 0) {
+		sleep_us(release_delay_us);	/* other work between present and its release fences */
 	}
 	e = FN(GET_RELEASE_FENCES)(dev, FAKE_DISPLAY, &n, NULL, NULL);
 	begin(&l, HWC2_FUNCTION_GET_RELEASE_FENCES, false, 0, e);
@@ -893,6 +899,8 @@ int main(int argc, char **argv)
 			sz = &small_sizes;
 		} else if (strcmp(argv[i], "--frame-sleep-us") == 0 && i + 1 < argc) {
 			frame_sleep_us = atol(argv[++i]);
+		} else if (strcmp(argv[i], "--release-delay-us") == 0 && i + 1 < argc) {
+			release_delay_us = atol(argv[++i]);
 		} else if (strcmp(argv[i], "--fd-check") == 0 && i + 1 < argc) {
 			fd_check = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--sched-check") == 0 && i + 1 < argc) {

@@ -298,6 +298,8 @@ struct trace {
 	struct hwct_hash contents[MAX_ITEMS];
 	int ncontents;
 	int frame_ends, frame_flags_late, frame_not_validated, frame_gaps;
+	int release_calls;		/* getReleaseFences calls since the last present, -1: none open */
+	int frame_ends_before_release;	/* FrameEnds written before their frame's filling getReleaseFences */
 	int blobs, deltas;
 	int hotplugs, vsyncs;
 	int displays, display_ok, notes_internal;
@@ -470,6 +472,14 @@ static void take_call(struct trace *t, const Hwct__Call *c)
 {
 	struct calllog_line l;
 
+	/* the client asks for the count, then fills: the second call completes the frame */
+	if (c->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
+		t->release_calls = 0;
+	} else if (c->function == HWC2_FUNCTION_GET_RELEASE_FENCES && t->release_calls >= 0 &&
+			++t->release_calls == 2) {
+		t->release_calls = -1;
+	}
+
 	if (c->seq != (uint64_t)t->calls.n + 1) {
 		t->seq_ok = false;
 	}
@@ -544,6 +554,8 @@ static void take(struct trace *t, const Hwct__Record *rec, pid_t pid)
 		}
 		break;
 	case HWCT__RECORD__KIND_FRAME_END:
+		t->frame_ends_before_release += t->release_calls >= 0;
+		t->release_calls = -1;
 		t->frame_gaps += rec->frame_end->frame != (uint64_t)t->frame_ends;
 		t->frame_ends++;
 		t->frame_flags_late += (rec->frame_end->flags & HWCT_FRAME_CAPTURE_LATE) != 0;
@@ -950,6 +962,41 @@ static void case_pixels_off(void)
 	run_free(&r);
 }
 
+/*
+ * A client that does other work between presentDisplay and getReleaseFences
+ * (5 ms, far below the 50 ms after which the worker gives up waiting): every
+ * FrameEnd must still follow its frame's getReleaseFences, which fills its
+ * release fences. The worker, woken by the present to arm its captures, once
+ * wrote the FrameEnd at once: it compared the present's dispatch time with a
+ * clock read taken before it, and the unsigned difference wrapped.
+ */
+static void case_release_delay(void)
+{
+	char out[512], real[600];
+	const char *env[] = { out, real, NULL };
+	const char *args[] = { "--release-delay-us", "5000", NULL };
+	struct run r;
+	struct trace *t = calloc(1, sizeof(*t));
+
+	CHECK(t != NULL, "out of memory");
+	if (!t) {
+		return;
+	}
+	mkdir_in("out");
+	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", path_in("out"));
+	snprintf(real, sizeof(real), "HWCT_REAL_MODULE=%s", need_env("HWCT_TEST_FAKE"));
+	r = run_client(need_env("HWCT_TEST_RECORDER"), path_in("log"), env, args, NULL, NULL);
+	CHECK(r.status == 0, "client exit %d: %s", r.status, r.err);
+	if (load_trace(trace_path(r.pid, 0, path_in("out")), t, r.pid)) {
+		CHECK(t->frame_ends == FRAMES, "%d FrameEnds, %d frames", t->frame_ends, FRAMES);
+		CHECK(t->frame_ends_before_release == 0, "%d of %d FrameEnds came before their frame's "
+			"getReleaseFences", t->frame_ends_before_release, t->frame_ends);
+		trace_free(t);
+	}
+	free(t);
+	run_free(&r);
+}
+
 /* Plants, before the client runs, a symlink and a file under the names it would use. */
 static void plant(pid_t pid)
 {
@@ -1196,6 +1243,7 @@ static const struct {
 	{ "broken-option", case_broken_option },
 	{ "budget", case_budget },
 	{ "pixels-off", case_pixels_off },
+	{ "release-delay", case_release_delay },
 	{ "traversal", case_traversal },
 	{ "max-frames", case_max_frames },
 	{ "trigger-signal", case_trigger_signal },
