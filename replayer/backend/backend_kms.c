@@ -25,7 +25,13 @@
 
 #define CLIENT_TARGETS 3	/* rotated, so that composing never writes the buffer on screen */
 #define FB_CACHE_SIZE 64
-#define READBACK_TIMEOUT_MS 2000
+/*
+ * How long a frame's present fence and writeback may take before the replay
+ * reports the driver hung. Generous: a guest under TCG on a loaded host took
+ * over 2 s for one writeback (vm-kernels, "Timer expired"); a working device
+ * takes a frame, so only a real hang ever waits this long.
+ */
+#define READBACK_TIMEOUT_MS 10000
 
 struct kms_backend {
 	struct backend base;
