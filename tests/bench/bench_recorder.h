@@ -15,6 +15,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct native_handle;	/* <cutils/native_handle.h>: not every includer has it */
+
 /* Pseudo function ids of the baseline's samples, beside HWC2_FUNCTION_*. */
 #define BENCH_FN_TRACEPOINT 1000	/* the empty tracepoint */
 #define BENCH_FN_FLOOR 1001		/* nothing between the two clock reads */
@@ -105,6 +107,14 @@ int bench_client_run(const struct bench_client_options *o, struct bench_samples 
 
 /* A signalled acquire fence: a pipe's read end with a byte in it. Returns the fd (the caller's), or -errno. */
 int bench_signalled_fence(void);
+
+/*
+ * A width x height ABGR8888 buffer (stride width * 4) in a memfd, mapped, with a
+ * <hwct/test_buffer.h> handle. *fd, *map and *handle are the caller's (close, munmap,
+ * free), also when it fails part way. Returns 0 or -errno.
+ */
+int bench_memfd_buffer(uint32_t width, uint32_t height, int *fd, uint8_t **map,
+	struct native_handle **handle);
 
 /* ------------------------------------------------------- the UI session */
 

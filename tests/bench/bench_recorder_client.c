@@ -231,22 +231,31 @@ static void display_calls(struct client *c)
 
 /* -------------------------------------------------------------- buffers */
 
+int bench_memfd_buffer(uint32_t width, uint32_t height, int *fd, uint8_t **map, struct native_handle **handle)
+{
+	size_t size = (size_t)width * 4 * height;
+
+	*map = NULL;
+	*handle = NULL;
+	*fd = memfd_create("hwct-bench-buffer", MFD_CLOEXEC);
+	if (*fd < 0 || ftruncate(*fd, (off_t)size) < 0) {
+		return -errno;
+	}
+	*map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (*map == MAP_FAILED) {
+		*map = NULL;
+		return -errno;
+	}
+	*handle = hwct_test_handle_create(&(struct hwct_test_buffer){ .fd = *fd, .width = width,
+		.height = height, .fourcc = FOURCC_ABGR8888, .stride = { width * 4 } });
+	return *handle ? 0 : -ENOMEM;
+}
+
 static int buffer_create(struct buffer *b, uint32_t width, uint32_t height)
 {
 	*b = (struct buffer){ .fd = -1, .width = width, .height = height, .stride = width * 4 };
 	b->size = (size_t)b->stride * height;
-	b->fd = memfd_create("hwct-bench-buffer", MFD_CLOEXEC);
-	if (b->fd < 0 || ftruncate(b->fd, (off_t)b->size) < 0) {
-		return -errno;
-	}
-	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
-	if (b->map == MAP_FAILED) {
-		b->map = NULL;
-		return -errno;
-	}
-	b->handle = hwct_test_handle_create(&(struct hwct_test_buffer){ .fd = b->fd, .width = width,
-		.height = height, .fourcc = FOURCC_ABGR8888, .stride = { b->stride } });
-	return b->handle ? 0 : -ENOMEM;
+	return bench_memfd_buffer(width, height, &b->fd, &b->map, &b->handle);
 }
 
 static void buffer_destroy(struct buffer *b)

@@ -130,18 +130,7 @@ static int qbuf_create(struct qbuf *b, uint32_t width, uint32_t height)
 	uint32_t stride = width * 4;
 
 	*b = (struct qbuf){ .fd = -1, .release = -1, .version = -1, .size = (size_t)stride * height };
-	b->fd = memfd_create("hwct-bench-ui", MFD_CLOEXEC);
-	if (b->fd < 0 || ftruncate(b->fd, (off_t)b->size) < 0) {
-		return -errno;
-	}
-	b->map = mmap(NULL, b->size, PROT_READ | PROT_WRITE, MAP_SHARED, b->fd, 0);
-	if (b->map == MAP_FAILED) {
-		b->map = NULL;
-		return -errno;
-	}
-	b->handle = hwct_test_handle_create(&(struct hwct_test_buffer){ .fd = b->fd, .width = width,
-		.height = height, .fourcc = FOURCC_ABGR8888, .stride = { stride } });
-	return b->handle ? 0 : -ENOMEM;
+	return bench_memfd_buffer(width, height, &b->fd, &b->map, &b->handle);
 }
 
 static void qbuf_destroy(struct qbuf *b)
