@@ -90,9 +90,12 @@ if [ "$fuzz_seconds" != 0 ]; then
 fi
 
 step "summary"
+# Failures are named again here, with the end of their output, because a CI
+# log is often read from its tail only.
 python3 - "$logs" <<'PY'
 import json, os, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
+failed = []
 for name in sorted(os.listdir(sys.argv[1])):
     if not name.endswith(".json"):
         continue
@@ -100,13 +103,21 @@ for name in sorted(os.listdir(sys.argv[1])):
         line = line.strip()
         if not line:
             continue
-        result = json.loads(line).get("result")
+        test = json.loads(line)
+        result = test.get("result")
         if result in ("OK", "EXPECTEDFAIL"):
             counts["passed"] += 1
         elif result == "SKIP":
             counts["skipped"] += 1
         else:
             counts["failed"] += 1
+            failed.append((name[:-len(".json")], test))
+for log, test in failed:
+    print("FAILED %s: %s (%s, %.0f s)" % (log, test.get("name"), test.get("result"),
+                                        test.get("duration") or 0))
+    out = ((test.get("stdout") or "") + (test.get("stderr") or "")).rstrip("\n").split("\n")
+    for line in out[-25:]:
+        print("    | " + line[:300])
 print("%d passed, %d failed, %d skipped" % (counts["passed"], counts["failed"], counts["skipped"]))
 PY
 exit $status
