@@ -113,11 +113,13 @@ bool cli_out_finish(void);
 const char *cli_format_seconds(char *buf, size_t size, uint64_t ns);
 
 /*
- * The start every command shares: option parsing with --help and --json
- * (CLI_KEY_JSON), the count of positional arguments, and the trace (the
- * first of them) opened for reading.
+ * The start every command shares: option parsing with --help, --json
+ * (CLI_KEY_JSON) and --display ID (CLI_KEY_DISPLAY), the count of
+ * positional arguments, and the trace (the first of them) opened for
+ * reading.
  */
 #define CLI_KEY_JSON (-3)	/* the key to give "json" in a command's option table */
+#define CLI_KEY_DISPLAY (-4)	/* the key to give "display" (with a value) in a command's option table */
 #define CLI_CONTINUE (-1)	/* cli_run_begin(): the command goes on */
 
 struct cli_run_args {
@@ -145,6 +147,7 @@ struct cli_run {
 	const struct cli_command *cmd;
 	struct cli_parser p;		/* p.positional: the arguments (argv's strings) */
 	bool json;			/* --json given */
+	uint64_t display;		/* --display ID (hwc2_display_t), UINT64_MAX when not given */
 	struct hwct_reader *reader;	/* the first positional argument, owned; NULL when args->files is 0 */
 };
 

@@ -1,7 +1,24 @@
 /* The start of every command: options, arguments, the trace opened (cli.h). */
+#include <errno.h>
+#include <stdlib.h>
+
 #include <hwct/reader.h>
 
 #include "cli.h"
+
+/* --display ID: a hwc2_display_t, decimal or 0x hex; UINT64_MAX stands for "not given". */
+static int parse_display(struct cli_run *run)
+{
+	const char *arg = run->p.arg;
+	char *end;
+
+	errno = 0;
+	run->display = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *arg == '-' || run->display == UINT64_MAX) {
+		return cli_usage_error(run->cmd, "bad --display '%s' (a display id, hwc2_display_t)", arg);
+	}
+	return 0;
+}
 
 static int parse(struct cli_run *run, const struct cli_run_args *args, void *ctx)
 {
@@ -9,7 +26,7 @@ static int parse(struct cli_run *run, const struct cli_run_args *args, void *ctx
 	int key, ret;
 
 	while ((key = cli_parse_next(&run->p)) != 0) {
-		if (key < 0 && key != CLI_KEY_HELP && key != CLI_KEY_JSON) {
+		if (key < 0 && key != CLI_KEY_HELP && key != CLI_KEY_JSON && key != CLI_KEY_DISPLAY) {
 			return CLI_EXIT_USAGE;
 		}
 		if (key == CLI_KEY_HELP) {
@@ -18,6 +35,10 @@ static int parse(struct cli_run *run, const struct cli_run_args *args, void *ctx
 		}
 		if (key == CLI_KEY_JSON) {
 			run->json = true;
+		} else if (key == CLI_KEY_DISPLAY) {
+			if ((ret = parse_display(run)) != 0) {
+				return ret;
+			}
 		} else if ((ret = args->option(cmd, &run->p, key, ctx)) != 0) {
 			return ret;
 		}
@@ -42,7 +63,7 @@ int cli_run_begin(struct cli_run *run, const struct cli_command *cmd, const stru
 	struct hwct_error err;
 	int ret;
 
-	*run = (struct cli_run){ .cmd = cmd };
+	*run = (struct cli_run){ .cmd = cmd, .display = UINT64_MAX };
 	if (cli_parse_init(&run->p, cmd, args->options, argc, argv) < 0) {
 		cli_error("out of memory");
 		cli_parse_finish(&run->p);

@@ -19,7 +19,6 @@ enum {
 	OPT_TIMING,
 	OPT_AGAINST_RECORDED,
 	OPT_VERBOSE,
-	OPT_DISPLAY,
 };
 
 static const struct cli_option options[] = {
@@ -27,7 +26,7 @@ static const struct cli_option options[] = {
 	{ "timing-threshold", 0, true, OPT_TIMING },
 	{ "against-recorded", 0, false, OPT_AGAINST_RECORDED },
 	{ "verbose", 'v', false, OPT_VERBOSE },
-	{ "display", 0, true, OPT_DISPLAY },
+	{ "display", 0, true, CLI_KEY_DISPLAY },
 	{ NULL, 0, false, 0 },
 };
 
@@ -93,7 +92,7 @@ static int finish_report(struct diff_report *r, bool json)
 struct diff_args {
 	bool json, against_recorded, verbose;
 	double threshold;
-	uint64_t display;		/* --display, UINT64_MAX all */
+	uint64_t display;		/* --display (cli_run's), UINT64_MAX all */
 };
 
 static int diff_two_traces(const char *a, const char *b, const struct diff_args *args)
@@ -190,13 +189,6 @@ static int option(const struct cli_command *cmd, const struct cli_parser *p, int
 	case OPT_VERBOSE:
 		a->verbose = true;
 		break;
-	case OPT_DISPLAY:
-		errno = 0;
-		a->display = strtoull(p->arg, &end, 0);
-		if (errno || end == p->arg || *end || *p->arg == '-' || a->display == UINT64_MAX) {
-			return cli_usage_error(cmd, "bad --display '%s' (a display id, hwc2_display_t)", p->arg);
-		}
-		break;
 	case OPT_TIMING:
 		errno = 0;
 		a->threshold = strtod(p->arg, &end);
@@ -230,13 +222,14 @@ static const struct cli_run_args run_args = {
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
-	struct diff_args a = { .threshold = -1.0, .display = UINT64_MAX };
+	struct diff_args a = { .threshold = -1.0 };
 	struct cli_run run;
 	int ret = cli_run_begin(&run, cmd, &run_args, argc, argv, &a);
 
 	if (ret != CLI_CONTINUE) {
 		return ret == CLI_EXIT_OK ? ret : DIFF_EXIT_ERROR;
 	}
+	a.display = run.display;
 	ret = run_diff(cmd, run.p.positional, run.p.positional_count, &a);
 	cli_run_end(&run);
 	return ret;
