@@ -47,6 +47,9 @@ struct rec_capture {
 	 */
 	int release_fd;
 	bool released;
+	/* the worker's index of captures waiting for their release (release_index.h) */
+	struct rec_capture *release_next;	/* next in its layer's list, NULL last */
+	bool release_listed;			/* in that list */
 	bool has_buffer;
 	uint64_t buffer_id;		/* Buffer.id: inode of the buffer fd */
 	uint64_t buffer_dev;		/* st_dev of the buffer fd (with the inode: the mapping cache's key) */

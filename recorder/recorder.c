@@ -255,6 +255,7 @@ static void stop_threads(struct recorder *r)
 		free(w->displays[i].info);
 	}
 	free(w->damage);
+	rec_release_index_finish(&w->releases);
 	free(w);
 	r->worker = NULL;
 	r->threads_running = false;

@@ -243,6 +243,7 @@ static void flush(struct rec_worker *w)
 		if (w->session && !w->limit_reached) {
 			flush_event(w, ev);
 		}
+		rec_worker_forget_capture(w, ev);
 		rec_event_free(ev);
 	}
 }

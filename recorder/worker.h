@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "display_query.h"
 #include "recorder.h"
+#include "release_index.h"
 
 struct hwct_writer;
 
@@ -80,6 +81,7 @@ struct rec_worker {
 	struct rec_wdisplay displays[REC_MAX_DISPLAYS];
 	struct rec_wdamage *damage;
 	size_t damage_count, damage_cap;
+	struct rec_release_index releases;	/* the FIFO's captures waiting for their release */
 	bool step_cut;			/* the last pass of captures stopped at its time slice */
 };
 
@@ -104,6 +106,8 @@ void rec_worker_damage_forget(struct rec_worker *w, uint64_t display, uint64_t l
 void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev);
 /* getReleaseFences (layers) and presentDisplay (client target): the replaced buffers' release */
 void rec_worker_note_release(struct rec_worker *w, const struct rec_event *ev);
+/* ev leaves the FIFO (written, about to be freed): its capture leaves the release index */
+void rec_worker_forget_capture(struct rec_worker *w, struct rec_event *ev);
 /* validate/present (all layers) or destroyLayer (one): those captures may run */
 void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint64_t layer);
 void rec_worker_arm_all(struct rec_worker *w);

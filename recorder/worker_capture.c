@@ -159,46 +159,13 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 		drop_without_fds(w, ev->capture, handle_arg(ev, handle), &ev->args[fence]);
 		note_interval(w, ev);
 	}
+	if (ev->capture) {
+		rec_release_index_add(&w->releases, ev->capture);
+	}
 	if (ev->ticket) {
 		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
 
 		d->max_ticket = ev->ticket > d->max_ticket ? ev->ticket : d->max_ticket;
-	}
-}
-
-/*
- * Gives every pending capture of (display, layer or client target) but the
- * newest (the buffer still on screen) the release of fd: the fence that
- * hands the replaced buffer back, or `released` when there is none.
- */
-static void release_older(struct rec_worker *w, uint64_t display, bool client_target, uint64_t layer, int fd)
-{
-	struct rec_capture *newest = NULL;
-
-	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
-		struct rec_capture *cap = ev->capture;
-
-		if (cap && cap->has_buffer && cap->display == display && cap->client_target == client_target &&
-				(client_target || cap->layer == layer)) {
-			newest = cap;
-		}
-	}
-	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
-		struct rec_capture *cap = ev->capture;
-
-		if (!cap || cap == newest || cap->state == REC_CAPTURE_DONE || !cap->has_buffer ||
-				cap->display != display || cap->client_target != client_target ||
-				(!client_target && cap->layer != layer) || cap->released || cap->release_fd >= 0) {
-			continue;
-		}
-		/*
-		 * Borrowed: the event that returned fd is queued after cap's, so the
-		 * FIFO (written in order) keeps it until cap is done. -1: released
-		 * without a fence, or a fence the recorder could not dup (fds.h):
-		 * either way the pixels cannot be trusted from now on.
-		 */
-		cap->release_fd = fd;
-		cap->released = fd < 0;
 	}
 }
 
@@ -217,15 +184,23 @@ void rec_worker_note_release(struct rec_worker *w, const struct rec_event *ev)
 		ids = rec_arg_data(ev, layers);
 		f = rec_arg_data(ev, fences);
 		for (uint32_t k = 0; k < layers->count; k++) {
-			release_older(w, ev->display, false, ids[k], f[k].fd);
+			rec_release_index_release(&w->releases, ev->display, false, ids[k], f[k].fd);
 		}
 	} else if (ev->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
 		/* a client target goes back to SurfaceFlinger when the next frame's present fence signals */
 		const struct rec_arg *a = &ev->args[REC_ARG_PRESENT_DISPLAY_OUT_PRESENT_FENCE];
 
 		if (ev->error == HWC2_ERROR_NONE) {
-			release_older(w, ev->display, true, 0, a->kind == REC_ARG_FENCE ? a->v.fence.fd : -1);
+			rec_release_index_release(&w->releases, ev->display, true, 0,
+				a->kind == REC_ARG_FENCE ? a->v.fence.fd : -1);
 		}
+	}
+}
+
+void rec_worker_forget_capture(struct rec_worker *w, struct rec_event *ev)
+{
+	if (ev->capture) {
+		rec_release_index_remove(&w->releases, ev->capture);
 	}
 }
 
