@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <png.h>
 
 #include "extract.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 
 #include "replay_fallback.h"
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "backend.h"

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hwct/hwc2_names.h>
 
 #include "backend_hwc2_private.h"

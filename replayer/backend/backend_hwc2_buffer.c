@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <linux/dma-buf.h>
 
 #include "hwct_config.h"

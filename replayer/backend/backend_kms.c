@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "backend_kms.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 
 #include "backend.h"
 

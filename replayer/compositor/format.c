@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stddef.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 
 #include "format.h"
 #include "layer.h"

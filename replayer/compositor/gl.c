@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "compositor_impls.h"

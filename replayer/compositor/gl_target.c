@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 
 #include "format.h"
 #include "gl.h"

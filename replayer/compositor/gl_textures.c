@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
 

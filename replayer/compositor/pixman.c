@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 #include <pixman.h>
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 
 #include <hardware/hwcomposer2.h>
 #include <hwct/format.h>

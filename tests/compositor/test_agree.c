@@ -25,7 +25,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "testlib.h"

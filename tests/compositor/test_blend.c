@@ -8,7 +8,7 @@
  */
 #include <math.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "testlib.h"

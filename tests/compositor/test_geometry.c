@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 #include <system/graphics.h>
 

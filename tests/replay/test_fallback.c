@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include <drm_fourcc.h>
+#include "fourcc.h"
 
 #include "replay_fallback.h"
 #include "tests.h"
