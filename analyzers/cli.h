@@ -152,7 +152,8 @@ struct cli_run {
 };
 
 /*
- * Parses argv for cmd as args says, then opens the trace. Returns
+ * Parses argv for cmd as args says, then opens the trace; with --display,
+ * checks the trace names that display (cli_display_check()). Returns
  * CLI_CONTINUE when the command goes on (end it with cli_run_end()), else
  * the enum cli_exit the command returns (--help printed, a usage error or
  * why the trace did not open said), with nothing left to end.
@@ -164,6 +165,16 @@ int cli_run_begin(struct cli_run *run, const struct cli_command *cmd, const stru
 void cli_run_end(struct cli_run *run);
 
 /*
+ * --display ID of a command that opened a trace (cli_run_begin() calls it
+ * when both were given): reads r until a record names display (a Display
+ * record, a call, callback, FrameEnd or Fence of it), then rewinds r and
+ * returns CLI_CONTINUE. Else says which displays r names and returns
+ * CLI_EXIT_USAGE, or CLI_EXIT_FAILURE when reading stopped before the end
+ * (the read error said too).
+ */
+int cli_display_check(struct hwct_reader *r, uint64_t display);
+
+/*
  * Says why reading r stopped before its end, if it did: a trace cut where
  * its writer died (every complete record read) is a warning, anything else
  * an error. Returns true for the cut end.
@@ -171,7 +182,8 @@ void cli_run_end(struct cli_run *run);
 bool cli_read_stopped(struct hwct_reader *r, const struct hwct_error *stopped);
 
 /*
- * A report command, `NAME FILE [--json]` (info, stats): reads the whole
+ * A report command, `NAME FILE [--json]` (info; stats also takes
+ * [--display ID]): reads the whole
  * trace into the command's facts, prints them as text or as one JSON
  * object on stdout, and says on stderr why reading stopped early, if it
  * did (the text then ends with a line saying it is incomplete). facts is
@@ -179,8 +191,13 @@ bool cli_read_stopped(struct hwct_reader *r, const struct hwct_error *stopped);
  */
 struct cli_report_impl {
 	size_t facts_size;	/* the facts struct, zeroed before collect */
-	/* Fills facts from r. Returns 0 or -errno: then facts hold what was read. */
-	int (*collect)(struct hwct_reader *r, void *facts);
+	bool displays;		/* takes --display ID */
+	/*
+	 * Fills facts from r, only display's where the command takes --display
+	 * (UINT64_MAX: every display). Returns 0 or -errno: then facts hold
+	 * what was read.
+	 */
+	int (*collect)(struct hwct_reader *r, uint64_t display, void *facts);
 	/* Why reading stopped before the end (owned by facts), NULL when it did not. */
 	const struct hwct_error *(*stopped)(const void *facts);
 	void (*print_text)(FILE *f, const char *path, const void *facts);

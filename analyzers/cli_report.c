@@ -1,4 +1,4 @@
-/* The report commands' run(): `NAME FILE [--json]`, collect, print (cli.h). */
+/* The report commands' run(): `NAME FILE [--json] [--display ID]`, collect, print (cli.h). */
 #include <stdlib.h>
 
 #include <hwct/reader.h>
@@ -10,8 +10,19 @@ static const struct cli_option report_options[] = {
 	{ NULL, 0, false, 0 },
 };
 
+static const struct cli_option display_options[] = {
+	{ "json", 0, false, CLI_KEY_JSON },
+	{ "display", 0, true, CLI_KEY_DISPLAY },
+	{ NULL, 0, false, 0 },
+};
+
 static const struct cli_run_args report_args = {
 	.options = report_options,
+	.files = 1,
+};
+
+static const struct cli_run_args display_args = {
+	.options = display_options,
 	.files = 1,
 };
 
@@ -23,7 +34,7 @@ int cli_run_report(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_run run;
 	bool unfinished;
 	void *facts;
-	int got, ret = cli_run_begin(&run, cmd, &report_args, argc, argv, NULL);
+	int got, ret = cli_run_begin(&run, cmd, impl->displays ? &display_args : &report_args, argc, argv, NULL);
 
 	if (ret != CLI_CONTINUE) {
 		return ret;
@@ -35,7 +46,7 @@ int cli_run_report(const struct cli_command *cmd, int argc, char **argv)
 		return CLI_EXIT_FAILURE;
 	}
 	path = run.p.positional[0];
-	got = impl->collect(run.reader, facts);
+	got = impl->collect(run.reader, run.display, facts);
 	stopped = impl->stopped(facts);
 	/* an unfinished trace read to its cut end: everything complete was read (docs: EXIT STATUS) */
 	unfinished = stopped && hwct_reader_error_at_cut_end(run.reader);

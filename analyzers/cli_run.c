@@ -75,10 +75,12 @@ int cli_run_begin(struct cli_run *run, const struct cli_command *cmd, const stru
 		if (!run->reader) {
 			cli_error("%s", err.message);
 			ret = CLI_EXIT_FAILURE;
+		} else if (run->display != UINT64_MAX) {
+			ret = cli_display_check(run->reader, run->display);
 		}
 	}
 	if (ret != CLI_CONTINUE) {
-		cli_parse_finish(&run->p);
+		cli_run_end(run);
 	}
 	return ret;
 }

@@ -20,6 +20,7 @@ enum {
 static const struct cli_option options[] = {
 	{ "format", 0, true, OPT_FORMAT },
 	{ "json", 0, false, CLI_KEY_JSON },
+	{ "display", 0, true, CLI_KEY_DISPLAY },
 	{ NULL, 0, false, 0 },
 };
 
@@ -45,8 +46,8 @@ static void print_summary(FILE *f, const char *out, const struct export_events *
 	}
 	(void)json;
 	fprintf(f, "%s: %zu events: %" PRIu64 " calls, %" PRIu64 " frame ends, %" PRIu64 " fence signals (%" PRIu64
-		" with a flow from their call), %" PRIu64 " callbacks on %zu displays\n", out, ev->count, ev->calls,
-		ev->frames, ev->fences, ev->flows, ev->callbacks, ev->display_count);
+		" with a flow from their call), %" PRIu64 " callbacks on %zu display%s\n", out, ev->count, ev->calls,
+		ev->frames, ev->fences, ev->flows, ev->callbacks, ev->display_count, ev->display_count == 1 ? "" : "s");
 }
 
 static int write_output(const char *out, const char *source, struct export_events *ev)
@@ -111,7 +112,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 	}
 	in = run.p.positional[0];
 	out = run.p.positional[1];
-	ret = export_collect(run.reader, &ev) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+	ret = export_collect(run.reader, run.display, &ev) < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
 	if (write_output(out, in, &ev) < 0) {
 		ret = CLI_EXIT_FAILURE;
 	} else if (strcmp(out, "-") != 0) {
@@ -128,9 +129,10 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 const struct cli_command cmd_export = {
 	.name = "export",
 	.summary = "convert a trace to the Chrome Trace Event Format (Perfetto UI, chrome://tracing)",
-	.synopsis = "FILE --format chrome-json OUT [--json]",
+	.synopsis = "FILE --format chrome-json OUT [--display ID] [--json]",
 	.options = "  --format chrome-json  Trace Event Format JSON: calls as slices per thread, validate/present\n"
 		"                        and frame ends per display, fences as flows to their signal, callbacks\n"
+		"  --display ID          only this display's track (hwc2_display_t) and the calls of none\n"
 		"  --json                the summary as one JSON object (OUT '-' writes the trace to stdout instead)\n",
 	.run = run,
 };

@@ -27,6 +27,7 @@ enum {
 static const struct cli_option options[] = {
 	{ "frame", 0, true, OPT_FRAME },
 	{ "json", 0, false, CLI_KEY_JSON },
+	{ "display", 0, true, CLI_KEY_DISPLAY },
 	{ NULL, 0, false, 0 },
 };
 
@@ -110,6 +111,39 @@ static const struct cli_run_args run_args = {
 };
 
 #if HWCT_HAVE_EXTRACT
+/*
+ * --display D --frame N: the FrameEnd.frame of display D's frame N
+ * (FrameEnd.display_frame) into *frame, r rewound. Returns CLI_CONTINUE,
+ * or the exit status after saying why not.
+ */
+static int display_frame(struct cli_run *run, uint64_t n, uint64_t *frame)
+{
+	struct hwct_reader *r = run->reader;
+	const Hwct__Record *rec;
+	uint64_t count = 0;
+	bool found = false;
+	int ret;
+
+	while (!found && (ret = hwct_reader_next(r, &rec)) > 0) {
+		const Hwct__FrameEnd *fe = rec->frame_end;
+
+		if (rec->kind_case == HWCT__RECORD__KIND_FRAME_END && fe->display == run->display) {
+			found = fe->display_frame == n;
+			*frame = fe->frame;
+			count++;
+		}
+	}
+	if (found && (ret = hwct_reader_rewind(r)) == 0) {
+		return CLI_CONTINUE;
+	}
+	if (ret < 0 && (found || !hwct_reader_error_at_cut_end(r))) {
+		cli_read_stopped(r, hwct_reader_error(r));
+		return CLI_EXIT_FAILURE;
+	}
+	return cli_usage_error(run->cmd, "%s has no frame %" PRIu64 " of display %" PRIu64 " (it has %" PRIu64
+		" of that display)", run->p.positional[0], n, run->display, count);
+}
+
 static int extract(struct cli_run *run, uint64_t frame)
 {
 	const char *in = run->p.positional[0], *dir = run->p.positional[1];
@@ -117,6 +151,9 @@ static int extract(struct cli_run *run, uint64_t frame)
 	char msg[512];
 	int dirfd, ret;
 
+	if (run->display != UINT64_MAX && (ret = display_frame(run, frame, &frame)) != CLI_CONTINUE) {
+		return ret;
+	}
 	dirfd = safe_dir_open(dir, true, msg, sizeof(msg));
 	if (dirfd < 0) {
 		cli_error("%s", msg);
@@ -165,8 +202,9 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 const struct cli_command cmd_extract = {
 	.name = "extract",
 	.summary = "write one frame's layer buffers as PNG, a composed preview and frame.json",
-	.synopsis = "FILE --frame N OUT_DIR [--json]",
-	.options = "  --frame N   the display frame (FrameEnd.frame)\n"
-		"  --json      print frame.json's content instead of the list of files\n",
+	.synopsis = "FILE --frame N OUT_DIR [--display ID] [--json]",
+	.options = "  --frame N     the display frame (FrameEnd.frame, counted across displays)\n"
+		"  --display ID  N counts this display's frames (FrameEnd.display_frame, hwc2_display_t)\n"
+		"  --json        print frame.json's content instead of the list of files\n",
 	.run = run,
 };

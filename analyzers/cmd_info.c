@@ -199,8 +199,9 @@ static void print_text(FILE *f, const char *path, const void *arg)
 
 /* ----------------------------------------------- the report (cli_report.c) */
 
-static int collect(struct hwct_reader *r, void *facts)
+static int collect(struct hwct_reader *r, uint64_t display, void *facts)
 {
+	(void)display;	/* facts of the whole trace */
 	return info_collect(r, facts);
 }
 

@@ -99,8 +99,8 @@ static void print_text(FILE *f, const char *path, const void *arg)
 	const struct stats_facts *facts = arg;
 
 	fprintf(f, "file              %s\n", path);
-	fprintf(f, "frames            %" PRIu64 " on %zu display%s\n", facts->frames, facts->display_count,
-		facts->display_count == 1 ? "" : "s");
+	fprintf(f, "frames            %" PRIu64 " on %zu display%s\n", facts->frames, facts->trace_displays,
+		facts->trace_displays == 1 ? "" : "s");
 	fprintf(f, "bytes per frame   %.0f (%" PRIu64 " stored bytes of record and blob frames)\n",
 		stats_bytes_per_frame(facts), facts->trace->stored_bytes);
 	fprintf(f, "capture drops     ");
@@ -124,9 +124,9 @@ static void print_text(FILE *f, const char *path, const void *arg)
 
 /* ----------------------------------------------- the report (cli_report.c) */
 
-static int collect(struct hwct_reader *r, void *facts)
+static int collect(struct hwct_reader *r, uint64_t display, void *facts)
 {
-	return stats_collect(r, facts);
+	return stats_collect(r, display, facts);
 }
 
 static const struct hwct_error *stopped(const void *arg)
@@ -148,6 +148,7 @@ static void finish(void *facts)
 
 static const struct cli_report_impl report = {
 	.facts_size = sizeof(struct stats_facts),
+	.displays = true,
 	.collect = collect,
 	.stopped = stopped,
 	.print_text = print_text,
@@ -158,8 +159,10 @@ static const struct cli_report_impl report = {
 const struct cli_command cmd_stats = {
 	.name = "stats",
 	.summary = "per-display statistics: frame rate, layers, decisions, offload, fence latencies",
-	.synopsis = "FILE [--json]",
-	.options = "  --json      one JSON object with the same statistics\n",
+	.synopsis = "FILE [--display ID] [--json]",
+	.options = "  --display ID  only this display's section (hwc2_display_t); the lines about the\n"
+		"                whole trace stay\n"
+		"  --json        one JSON object with the same statistics\n",
 	.run = cli_run_report,
 	.report = &report,
 };

@@ -63,6 +63,7 @@ struct export_track {
 };
 
 struct export_events {
+	uint64_t display;		/* --display: only this display's records (and those of none); UINT64_MAX all */
 	struct export_event *events;	/* owned */
 	size_t count, cap;
 	struct export_track *processes;	/* owned: tid unused */
@@ -77,11 +78,14 @@ struct export_events {
 };
 
 /*
- * Reads r whole into ev (zeroed on entry). On a read error ev holds the
- * events before it, complete is false and error says what and where.
- * Returns 0, the read error's -errno, or -ENOMEM.
+ * Reads r whole into ev (zeroed on entry): the records of every display,
+ * or (display not UINT64_MAX) those of that display and those of no
+ * display, without the fence signals of the displays left out (also of
+ * fences without a display that one of their calls created). On a read
+ * error ev holds the events before it, complete is false and error says
+ * what and where. Returns 0, the read error's -errno, or -ENOMEM.
  */
-int export_collect(struct hwct_reader *r, struct export_events *ev);
+int export_collect(struct hwct_reader *r, uint64_t display, struct export_events *ev);
 
 void export_events_finish(struct export_events *ev);
 

@@ -20,8 +20,10 @@ struct index_list {
 /* The call that passed or returned a fence. */
 struct creation {
 	uint64_t fence;
-	size_t event;
+	size_t event;			/* NOT_EXPORTED: a call of a display left out (--display) */
 };
+
+#define NOT_EXPORTED SIZE_MAX
 
 struct signal {
 	uint64_t fence;
@@ -137,6 +139,53 @@ static uint32_t display_pid(struct collector *c, uint64_t display, size_t *index
 	return pid;
 }
 
+/* Whether a record of display is exported: every display's, or only --display's. */
+static bool exported(const struct collector *c, bool has_display, uint64_t display)
+{
+	return !has_display || c->ev->display == UINT64_MAX || c->ev->display == display;
+}
+
+/* The fences call passed or returned (ids, 0 for none) into *created; returns their count. */
+static size_t created_fences(const Hwct__Call *call, uint64_t *one, const uint64_t **created)
+{
+	*created = one;
+	switch (call->args_case) {
+	case HWCT__CALL__ARGS_BUFFER:
+		*one = call->buffer->fence;
+		return 1;
+	case HWCT__CALL__ARGS_PRESENT:
+		*one = call->present->present_fence;
+		return 1;
+	case HWCT__CALL__ARGS_READBACK:
+		*one = call->readback->fence;
+		return 1;
+	case HWCT__CALL__ARGS_RELEASE_FENCES:
+		*created = call->release_fences->fences;
+		return call->release_fences->n_fences;
+	default:
+		return 0;
+	}
+}
+
+/* Notes the fences call created, as made by event (NOT_EXPORTED: by a call left out). */
+static int note_creations(struct collector *c, const Hwct__Call *call, size_t event)
+{
+	uint64_t one;
+	const uint64_t *created;
+	size_t count = created_fences(call, &one, &created);
+
+	for (size_t i = 0; i < count; i++) {
+		if (!created[i]) {
+			continue;	/* no fence */
+		}
+		if (grow((void **)&c->creations, &c->creation_cap, c->creation_count, sizeof(*c->creations)) < 0) {
+			return -ENOMEM;
+		}
+		c->creations[c->creation_count++] = (struct creation){ created[i], event };
+	}
+	return 0;
+}
+
 static int note_call(struct collector *c, const Hwct__Call *call)
 {
 	struct export_events *ev = c->ev;
@@ -144,10 +193,10 @@ static int note_call(struct collector *c, const Hwct__Call *call)
 	struct export_event *e;
 	size_t display = 0, index;
 	char name[32];
-	uint64_t fences[1];
-	const uint64_t *created = fences;
-	size_t created_count = 0;
 
+	if (!exported(c, call->has_display, call->display)) {
+		return note_creations(c, call, NOT_EXPORTED);
+	}
 	if (call->has_display && !(pid = display_pid(c, call->display, &display))) {
 		return -ENOMEM;
 	}
@@ -183,36 +232,7 @@ static int note_call(struct collector *c, const Hwct__Call *call)
 		}
 		l->items[l->count++] = index;
 	}
-	switch (call->args_case) {
-	case HWCT__CALL__ARGS_BUFFER:
-		fences[0] = call->buffer->fence;
-		created_count = 1;
-		break;
-	case HWCT__CALL__ARGS_PRESENT:
-		fences[0] = call->present->present_fence;
-		created_count = 1;
-		break;
-	case HWCT__CALL__ARGS_READBACK:
-		fences[0] = call->readback->fence;
-		created_count = 1;
-		break;
-	case HWCT__CALL__ARGS_RELEASE_FENCES:
-		created = call->release_fences->fences;
-		created_count = call->release_fences->n_fences;
-		break;
-	default:
-		break;
-	}
-	for (size_t i = 0; i < created_count; i++) {
-		if (!created[i]) {
-			continue;	/* no fence */
-		}
-		if (grow((void **)&c->creations, &c->creation_cap, c->creation_count, sizeof(*c->creations)) < 0) {
-			return -ENOMEM;
-		}
-		c->creations[c->creation_count++] = (struct creation){ created[i], index };
-	}
-	return 0;
+	return note_creations(c, call, index);
 }
 
 static int note_frame_end(struct collector *c, const Hwct__FrameEnd *fe)
@@ -221,9 +241,12 @@ static int note_frame_end(struct collector *c, const Hwct__FrameEnd *fe)
 	struct export_event *e;
 	struct index_list *l;
 	size_t display;
-	uint32_t pid = display_pid(c, fe->display, &display);
+	uint32_t pid;
 
-	if (!pid) {
+	if (!exported(c, true, fe->display)) {
+		return 0;
+	}
+	if (!(pid = display_pid(c, fe->display, &display))) {
 		return -ENOMEM;
 	}
 	l = &c->pending[display];
@@ -252,6 +275,9 @@ static int note_callback(struct collector *c, const Hwct__Callback *cb)
 	struct export_event *e;
 	size_t display;
 
+	if (!exported(c, cb->has_display, cb->display)) {
+		return 0;
+	}
 	if (cb->has_display && !(pid = display_pid(c, cb->display, &display))) {
 		return -ENOMEM;
 	}
@@ -288,6 +314,9 @@ static int note_record(struct collector *c, const Hwct__Record *rec)
 	case HWCT__RECORD__KIND_FENCE: {
 		const Hwct__Fence *f = rec->fence;
 
+		if (!exported(c, f->has_display, f->display)) {
+			return 0;
+		}
 		if (grow((void **)&c->signals, &c->signal_cap, c->signal_count, sizeof(*c->signals)) < 0) {
 			return -ENOMEM;
 		}
@@ -299,6 +328,9 @@ static int note_record(struct collector *c, const Hwct__Record *rec)
 		return 0;
 	}
 	case HWCT__RECORD__KIND_DISPLAY:
+		if (!exported(c, true, rec->display->id)) {
+			return 0;
+		}
 		if (!(pid = display_pid(c, rec->display->id, &display))) {
 			return -ENOMEM;
 		}
@@ -358,6 +390,9 @@ static int join_fences(struct collector *c)
 		if (lo < c->creation_count && c->creations[lo].fence == s->fence) {
 			cr = &c->creations[lo];
 		}
+		if (cr && cr->event == NOT_EXPORTED) {
+			continue;	/* created by a call of a display left out */
+		}
 		if (s->has_display && !(pid = display_pid(c, s->display, &display))) {
 			return -ENOMEM;
 		} else if (!s->has_display && cr) {
@@ -401,12 +436,13 @@ static int join_fences(struct collector *c)
 	return 0;
 }
 
-int export_collect(struct hwct_reader *r, struct export_events *ev)
+int export_collect(struct hwct_reader *r, uint64_t display, struct export_events *ev)
 {
 	struct collector c = { .ev = ev };
 	const Hwct__Record *rec;
 	int ret;
 
+	ev->display = display;
 	ev->complete = true;
 	ret = add_track(&ev->processes, &ev->process_count, EXPORT_PID_GLOBAL, 0, "hwc2", false);
 	while (ret == 0 && (ret = hwct_reader_next(r, &rec)) > 0) {

@@ -56,9 +56,11 @@ struct stats_display {
 
 struct stats_facts {
 	const struct hwct_trace_info *trace;	/* borrowed from the reader */
+	uint64_t display;			/* --display: displays holds only this one; UINT64_MAX all */
 	struct stats_display *displays;		/* owned, by ascending id */
 	size_t display_count;
-	uint64_t frames;			/* all displays */
+	size_t trace_displays;			/* displays of the trace (with frames or setLayerBuffer calls) */
+	uint64_t frames;			/* all displays (also with --display: the trace's) */
 	uint64_t capture_stats;			/* CaptureStats records */
 	uint64_t blobs_dropped, bytes_dropped, records_dropped, frames_capture_late;	/* the last CaptureStats */
 	bool has_fd_budget;			/* the last CaptureStats has the fd-budget fields (newer recorders) */
@@ -70,11 +72,14 @@ struct stats_facts {
 
 /*
  * Reads r whole (twice: the records, then the frame model), filling facts
- * (zeroed on entry). On a read error facts hold what was read before it,
- * complete is false and error says what. Returns 0, the read error's
- * -errno, or -ENOMEM.
+ * (zeroed on entry): the per-display statistics of every display, or of
+ * display alone (UINT64_MAX: every display); the lines about the whole
+ * trace (frames, bytes per frame, the recorder's losses, frames flagged
+ * capture-late) are the trace's either way. On a read error facts hold
+ * what was read before it, complete is false and error says what.
+ * Returns 0, the read error's -errno, or -ENOMEM.
  */
-int stats_collect(struct hwct_reader *r, struct stats_facts *facts);
+int stats_collect(struct hwct_reader *r, uint64_t display, struct stats_facts *facts);
 
 /* Frees what facts own. */
 void stats_facts_finish(struct stats_facts *facts);

@@ -41,6 +41,7 @@ struct collector {
 	struct pending_fence *fences;
 	size_t fence_count, fence_cap;
 	struct id_list *buffers;	/* per display index: buffer ids on layers, duplicates kept */
+	struct id_list seen;		/* every display's id, --display or not */
 };
 
 static struct stats_display *display_entry(struct collector *c, uint64_t id, size_t *index)
@@ -126,6 +127,21 @@ static int push_fence(struct collector *c, uint64_t id, int64_t start_ns, size_t
 
 /* ---------------------------------------------------------- records pass */
 
+/* Counts display among the trace's; returns whether it has its section (every one, or --display's). */
+static int shown(struct collector *c, uint64_t display)
+{
+	size_t i = 0;
+
+	while (i < c->seen.count && c->seen.ids[i] != display) {
+		i++;
+	}
+	if (i == c->seen.count && push_id(&c->seen, display) < 0) {
+		return -ENOMEM;
+	}
+	c->facts->trace_displays = c->seen.count;
+	return c->facts->display == UINT64_MAX || c->facts->display == display;
+}
+
 static int note_record(struct collector *c, const Hwct__Record *rec)
 {
 	struct stats_facts *facts = c->facts;
@@ -136,10 +152,14 @@ static int note_record(struct collector *c, const Hwct__Record *rec)
 	case HWCT__RECORD__KIND_CALL: {
 		const Hwct__Call *call = rec->call;
 		int32_t capture;
+		int show;
 
 		if (call->function != HWC2_FUNCTION_SET_LAYER_BUFFER || call->args_case != HWCT__CALL__ARGS_BUFFER ||
 			!call->has_display) {
 			return 0;
+		}
+		if ((show = shown(c, call->display)) <= 0) {
+			return show;
 		}
 		d = display_entry(c, call->display, &index);
 		if (!d) {
@@ -208,8 +228,13 @@ static int note_frame(struct collector *c, const struct hwct_frame *f)
 	struct stats_display *d;
 	bool client = false;
 	size_t index;
-	int ret = 0;
+	int ret = shown(c, f->display);
 
+	c->facts->frames++;
+	if (ret <= 0) {
+		return ret;
+	}
+	ret = 0;
 	d = display_entry(c, f->display, &index);
 	if (!d) {
 		return -ENOMEM;
@@ -259,7 +284,6 @@ static int note_frame(struct collector *c, const struct hwct_frame *f)
 	if (ret == 0) {
 		ret = push_fence(c, f->present.id, (int64_t)f->t_ns, index, USE_PRESENT);
 	}
-	c->facts->frames++;
 	return ret;
 }
 
@@ -360,7 +384,7 @@ static void note_error(struct stats_facts *facts, struct hwct_reader *r, int ret
 	}
 }
 
-int stats_collect(struct hwct_reader *r, struct stats_facts *facts)
+int stats_collect(struct hwct_reader *r, uint64_t display, struct stats_facts *facts)
 {
 	struct collector c = { .facts = facts };
 	struct hwct_frame_iter *it;
@@ -369,6 +393,7 @@ int stats_collect(struct hwct_reader *r, struct stats_facts *facts)
 	int ret, first_error = 0;
 
 	facts->trace = hwct_reader_info(r);
+	facts->display = display;
 	facts->complete = true;
 	while ((ret = hwct_reader_next(r, &rec)) > 0) {
 		ret = note_record(&c, rec);
@@ -400,6 +425,7 @@ int stats_collect(struct hwct_reader *r, struct stats_facts *facts)
 	}
 	free(c.buffers);
 	free(c.fences);
+	free(c.seen.ids);
 	if (facts->display_count) {
 		qsort(facts->displays, facts->display_count, sizeof(*facts->displays), by_id);
 	}
