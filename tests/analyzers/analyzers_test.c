@@ -226,6 +226,9 @@ static const struct {
 	{ "trim-start", test_trim_start },
 	{ "trim-errors", test_trim_errors },
 	{ "trim-replay", test_trim_replay },
+	{ "stats-display", test_stats_display },
+	{ "export-display", test_export_display },
+	{ "extract-display", test_extract_display },
 #endif
 };
 

@@ -70,7 +70,7 @@ int test_repair_bad_header(struct fixture *fx);
 int test_repair_same_path(struct fixture *fx);
 int test_cli_usage(struct fixture *fx);
 
-/* The cases of stats, diff, export, extract and trim: json-c and libpng builds (ANALYZERS_TEST_STACK). */
+/* The cases of stats, diff, export, extract, trim and --display: json-c and libpng builds (ANALYZERS_TEST_STACK). */
 int test_stats_text(struct fixture *fx);
 int test_stats_json(struct fixture *fx);
 int test_diff_equal(struct fixture *fx);
@@ -86,5 +86,8 @@ int test_trim_middle(struct fixture *fx);
 int test_trim_start(struct fixture *fx);
 int test_trim_errors(struct fixture *fx);
 int test_trim_replay(struct fixture *fx);
+int test_stats_display(struct fixture *fx);
+int test_export_display(struct fixture *fx);
+int test_extract_display(struct fixture *fx);
 
 #endif

@@ -9,6 +9,8 @@
 # --display keeps one. `diff` compares each display's frames with that
 # display's frames of the other trace or results (--display: one display);
 # `export` gives each display its track; `extract` takes a second-display frame.
+# With --display 1, `stats` has display 1's section alone, `export` its track
+# alone, and `extract --frame 0` takes display 1's first frame.
 set -euo pipefail
 hwc_trace=$1 hwc_replay=$2 fixture=$3 multi=$4 one=$5
 dir=$(mktemp -d)
@@ -33,12 +35,17 @@ status=0
 second=$(python3 -c 'import json,sys; print([f["frame"] for f in json.load(sys.stdin)["frames"] if f["display"] == 1][0])' \
 	<"$dir/multi.json")
 "$hwc_trace" extract "$dir/t.zst" --frame "$second" "$dir/extract" --json >"$dir/extract.json"
+"$hwc_trace" stats "$dir/t.zst" --json --display 1 >"$dir/stats-1.json"
+"$hwc_trace" export "$dir/t.zst" --format chrome-json "$dir/export-1.json" --display 1 >/dev/null
+"$hwc_trace" extract "$dir/t.zst" --display 1 --frame 0 "$dir/extract-1" --json >"$dir/extract-1.json"
 python3 - "$dir" <<'PY'
 import collections, json, sys
 d = sys.argv[1]
 stats = json.load(open(d + "/stats.json"))["displays"]
 frames = {s["id"]: s["frames"] for s in stats}
 assert len(frames) >= 2, "the fixture should import as several displays: %s" % frames
+stats_1 = json.load(open(d + "/stats-1.json"))["displays"]
+assert stats_1 == [s for s in stats if s["id"] == 1], "stats --display 1: %s" % stats_1
 def per_display(name):
     return collections.Counter(f["display"] for f in json.load(open(d + "/" + name))["frames"])
 multi = per_display("multi.json")
@@ -77,6 +84,13 @@ framed = collections.Counter(tracks[e["pid"]].split(" (")[0] for e in events
 assert dict(framed) == {"display %d" % k: n for k, n in frames.items()}, "export: frames per track %s" % framed
 extracted = json.load(open(d + "/extract.json"))
 assert extracted["display"] == 1 and extracted["display_frame"] == 0 and extracted["layers"], extracted["display"]
+assert json.load(open(d + "/extract-1.json")) == extracted, "extract --display 1 --frame 0"
+events = json.load(open(d + "/export-1.json"))
+events = events["traceEvents"] if isinstance(events, dict) else events
+tracks = {e["pid"]: e["args"]["name"] for e in events if e.get("ph") == "M" and e.get("name") == "process_name"}
+framed = collections.Counter(tracks[e["pid"]].split(" (")[0] for e in events
+                             if e.get("name", "").startswith("frame ") and e.get("pid") in tracks)
+assert dict(framed) == {"display 1": frames[1]}, "export --display 1: frames per track %s" % framed
 print("displays %s: every frame replayed on its own CRTC of the multi-CRTC board; on the one-CRTC board "
       "display(s) %s reported and skipped" % (frames, sorted(frames)[1:]))
 PY
