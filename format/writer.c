@@ -554,7 +554,10 @@ struct hwct_writer *hwct_writer_create_fd(int fd, const struct hwct_writer_optio
 		goto error_sync;
 	}
 	for (unsigned i = 0; i < w->opts.workers; i++) {
-		if (pthread_create(&w->threads[i], NULL, worker_main, w) != 0) {
+		int err = w->opts.start_thread ? w->opts.start_thread(&w->threads[i], worker_main, w) :
+			pthread_create(&w->threads[i], NULL, worker_main, w);
+
+		if (err != 0) {
 			break;
 		}
 		w->thread_count++;

@@ -1,5 +1,6 @@
 /*
- * The recorder's own threads run behind the host's (recorder.h,
+ * The recorder's own threads: all started by rec_thread_start, with a
+ * stack of an explicit size; they run behind the host's (recorder.h,
  * recorder/README.md "Hot path and worker"): SCHED_BATCH, at the nice
  * value of the thread that created them; the writer's threads, which
  * compress the pixels, REC_WRITER_NICE steps lower.
@@ -13,6 +14,24 @@
 #include "recorder.h"
 
 #define REC_WRITER_NICE 10
+/*
+ * The stack of every thread of the recorder's own. Not the default (8 MiB
+ * from RLIMIT_STACK): glibc keeps the stacks of finished threads in a cache
+ * (40 MiB by default) and gives a new thread a cached stack of at least the
+ * size it asks for and at most four times that. In a forked child (the
+ * recorder under hwc-replay --hwc2, or in any host that forks) that cache
+ * holds the stacks of the parent's threads, which do not run in the child
+ * but whose memory others may still read (liblttng-ust's at exit): a
+ * default-sized thread is handed one of them, and each default-sized stack
+ * a finished thread returns can push the cache past its limit, and glibc
+ * then unmaps cached stacks. A stack of 512 KiB is never handed an 8 MiB
+ * one (more than four times as large) and adds 1/16 of a default stack to
+ * the cache. What the threads use: 20 KiB at most (pages of each stack
+ * touched by thread exit, bench-recorder --quick with pixels on: worker,
+ * fence watcher, compression threads); no recursion, no array sized by
+ * input; 512 KiB leaves the sanitizers' larger frames ample room.
+ */
+#define REC_THREAD_STACK (512u << 10)
 
 void rec_thread_background(void)
 {
@@ -48,11 +67,27 @@ static void *lowered_main(void *data)
 	return NULL;
 }
 
+int rec_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int ret = pthread_attr_init(&attr);
+
+	if (ret != 0) {
+		return ret;
+	}
+	ret = pthread_attr_setstacksize(&attr, REC_THREAD_STACK);
+	if (ret == 0) {
+		ret = pthread_create(thread, &attr, fn, arg);
+	}
+	pthread_attr_destroy(&attr);
+	return ret;
+}
+
 int rec_run_lowered(void (*fn)(void *), void *arg)
 {
 	struct lowered l = { fn, arg };
 	pthread_t thread;
-	int ret = pthread_create(&thread, NULL, lowered_main, &l);
+	int ret = rec_thread_start(&thread, lowered_main, &l);
 
 	if (ret != 0) {
 		return -ret;

@@ -240,7 +240,7 @@ struct rec_fence_watch *rec_fence_watch_create(void)
 	/* the thread takes none of the host's signals */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&fw->thread, NULL, watch_main, fw);
+	ret = rec_thread_start(&fw->thread, watch_main, fw);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret != 0) {
 		goto error_pipe;

@@ -184,7 +184,7 @@ static int start_threads(struct recorder *r)
 	atomic_store(&r->recording, w->want);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&r->worker_thread, NULL, rec_worker_main, w);
+	ret = rec_thread_start(&r->worker_thread, rec_worker_main, w);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret != 0) {
 		atomic_store(&r->recording, false);

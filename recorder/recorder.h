@@ -112,6 +112,15 @@ uint32_t rec_tid(void);
 void rec_thread_background(void);
 
 /*
+ * Every thread of the recorder's own (the worker, the fence watcher, the
+ * format writer's compression threads, rec_run_lowered's) is started here:
+ * pthread_create(thread, attributes, fn, arg) with a stack of
+ * REC_THREAD_STACK bytes (background.c says why). Returns 0 or an error
+ * number, as pthread_create.
+ */
+int rec_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+
+/*
  * Runs fn(arg) on a thread of its own, SCHED_BATCH and 10 nice steps
  * below the caller, and waits for it: the threads fn creates inherit
  * both (the format writer's, which compress pixels). Returns 0, or -errno

@@ -68,6 +68,7 @@ void rec_session_start(struct rec_worker *w)
 	opts.pixels = r->cfg.pixels;
 	opts.memory_budget = (size_t)r->cfg.budget_bytes;
 	opts.writer_name = "hwctrace " HWCT_VERSION " (recorder)";
+	opts.start_thread = rec_thread_start;
 	opts.option_keys = r->cfg.option_keys;
 	opts.option_count = r->cfg.option_count;
 	{

@@ -10,6 +10,7 @@
 #ifndef HWCT_WRITER_H
 #define HWCT_WRITER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -34,6 +35,13 @@ struct hwct_writer_options {
 	size_t frame_target;		/* bytes (uncompressed) that end a zstd frame early; default 4 MiB */
 	size_t memory_budget;		/* bytes queued before blobs are refused; default 256 MiB */
 	unsigned workers;		/* compression threads; default 2, at least 1 */
+	/*
+	 * Starts each compression thread as pthread_create(thread, NULL, fn,
+	 * arg) would (returns 0 or an error number); NULL, the default:
+	 * pthread_create itself. A host that owns its threads' attributes
+	 * (the recorder: its stack size, recorder/background.c) passes its own.
+	 */
+	int (*start_thread)(pthread_t *thread, void *(*fn)(void *), void *arg);
 	const char *writer_name;	/* FileHeader.writer, may be NULL */
 	bool pixels;			/* FileHeader.pixels */
 	/* FileHeader.options: key/value pairs, may be NULL/0; copied */
