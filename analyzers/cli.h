@@ -165,12 +165,20 @@ int cli_run_begin(struct cli_run *run, const struct cli_command *cmd, const stru
 void cli_run_end(struct cli_run *run);
 
 /*
+ * Reads r until a record names display (a Display record, a call,
+ * callback, FrameEnd or Fence of it), writing the ids the records read
+ * name into list ("0, 1", "none"). Returns 1 when one does (r rewound), 0
+ * when none does (a trace cut where its writer died included), or -errno
+ * when reading stopped first (the read error in hwct_reader_error(r)).
+ */
+int cli_display_find(struct hwct_reader *r, uint64_t display, char *list, size_t size);
+
+/*
  * --display ID of a command that opened a trace (cli_run_begin() calls it
- * when both were given): reads r until a record names display (a Display
- * record, a call, callback, FrameEnd or Fence of it), then rewinds r and
- * returns CLI_CONTINUE. Else says which displays r names and returns
- * CLI_EXIT_USAGE, or CLI_EXIT_FAILURE when reading stopped before the end
- * (the read error said too).
+ * when both were given): CLI_CONTINUE when a record of r names display (r
+ * rewound). Else says which displays r names and returns CLI_EXIT_USAGE,
+ * or CLI_EXIT_FAILURE when reading stopped before the end (the read error
+ * said too).
  */
 int cli_display_check(struct hwct_reader *r, uint64_t display);
 

@@ -64,12 +64,12 @@ static bool record_display(const Hwct__Record *rec, uint64_t *id)
 	}
 }
 
-/* "0, 1" into buf. */
-static const char *list_ids(const struct id_set *s, char *buf, size_t size)
+/* "0, 1" ("none") into buf. */
+static void list_ids(const struct id_set *s, char *buf, size_t size)
 {
 	size_t used = 0;
 
-	buf[0] = 0;
+	snprintf(buf, size, "none");
 	for (size_t i = 0; i < s->count && used < size; i++) {
 		int n = snprintf(buf + used, size - used, "%s%" PRIu64, i ? ", " : "", s->ids[i]);
 
@@ -78,15 +78,13 @@ static const char *list_ids(const struct id_set *s, char *buf, size_t size)
 		}
 		used += (size_t)n;
 	}
-	return s->count ? buf : "none";
 }
 
-int cli_display_check(struct hwct_reader *r, uint64_t display)
+int cli_display_find(struct hwct_reader *r, uint64_t display, char *list, size_t size)
 {
 	struct id_set seen = { 0 };
 	const Hwct__Record *rec;
-	char ids[256];
-	bool found = false, cut;
+	bool found = false;
 	uint64_t id;
 	int ret;
 
@@ -98,24 +96,37 @@ int cli_display_check(struct hwct_reader *r, uint64_t display)
 			}
 		}
 	}
-	if (found && (ret = hwct_reader_rewind(r)) == 0) {
-		free(seen.ids);
+	if (found) {
+		ret = hwct_reader_rewind(r);
+	}
+	list_ids(&seen, list, size);
+	free(seen.ids);
+	if (ret == 0 || (ret < 0 && ret != -ENOMEM && !found && hwct_reader_error_at_cut_end(r))) {
+		return found;	/* a trace cut where its writer died was read whole */
+	}
+	return ret;
+}
+
+int cli_display_check(struct hwct_reader *r, uint64_t display)
+{
+	char ids[256];
+	int ret = cli_display_find(r, display, ids, sizeof(ids));
+
+	if (ret > 0) {
 		return CLI_CONTINUE;
 	}
 	if (ret == -ENOMEM) {
 		cli_error("out of memory");
-		free(seen.ids);
 		return CLI_EXIT_FAILURE;
 	}
-	/* a trace cut where its writer died was read whole: the display is not in it */
-	cut = ret < 0 && !found && hwct_reader_error_at_cut_end(r);
-	if (!found) {
-		cli_error("%s: no display %" PRIu64 " in the trace%s (its displays: %s)", hwct_reader_name(r), display,
-			ret < 0 && !cut ? " before the error below" : "", list_ids(&seen, ids, sizeof(ids)));
+	if (ret == 0) {
+		cli_error("%s: no display %" PRIu64 " in the trace (its displays: %s)", hwct_reader_name(r), display, ids);
+	} else if (hwct_reader_error(r)) {
+		cli_error("%s: no display %" PRIu64 " in the trace before the error below (its displays: %s)",
+			hwct_reader_name(r), display, ids);
 	}
-	if (ret < 0) {
-		cli_read_stopped(r, hwct_reader_error(r));
+	if (hwct_reader_error(r)) {
+		cli_read_stopped(r, hwct_reader_error(r));	/* a cut end: a warning */
 	}
-	free(seen.ids);
-	return ret < 0 && !cut ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
+	return ret < 0 ? CLI_EXIT_FAILURE : CLI_EXIT_USAGE;
 }

@@ -6,10 +6,12 @@
  * JSON object. Exit status as diff(1): 0 equal, 1 different, 2 error.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <hwct/format.h>
+#include <hwct/reader.h>
 
 #include "cli.h"
 #include "diff.h"
@@ -95,11 +97,29 @@ struct diff_args {
 	uint64_t display;		/* --display (cli_run's), UINT64_MAX all */
 };
 
+/* Whether the trace at path names display (-1: unreadable, diff_traces() says why); its displays into list. */
+static int trace_names(const char *path, uint64_t display, char *list, size_t size)
+{
+	struct hwct_error err;
+	struct hwct_reader *r = hwct_reader_open(path, &err);
+	int found = r ? cli_display_find(r, display, list, size) : -1;
+
+	hwct_reader_destroy(r);
+	return found < 0 ? -1 : found;
+}
+
 static int diff_two_traces(const char *a, const char *b, const struct diff_args *args)
 {
 	struct diff_report r = { .a = a, .b = b };
 	struct hwct_error err;
+	char list_a[256], list_b[256];
 
+	if (args->display != UINT64_MAX && trace_names(a, args->display, list_a, sizeof(list_a)) == 0 &&
+		trace_names(b, args->display, list_b, sizeof(list_b)) == 0) {
+		cli_error("no display %" PRIu64 " in %s (its displays: %s) nor in %s (its displays: %s)", args->display,
+			a, list_a, b, list_b);
+		return DIFF_EXIT_ERROR;
+	}
 	if (diff_traces(a, b, args->display, &r, &err) < 0) {
 		cli_error("%s", err.message);
 		diff_report_finish(&r);
@@ -108,27 +128,59 @@ static int diff_two_traces(const char *a, const char *b, const struct diff_args 
 	return finish_report(&r, args->json);
 }
 
-/* The results at path, with only the frames of display (UINT64_MAX: all). */
-static struct diff_results *load(const char *path, uint64_t display)
+/* The displays of res's frames, in order of their first frame, into list ("0, 1", "none"). */
+static void list_displays(const struct diff_results *res, char *list, size_t size)
+{
+	size_t used = 0;
+
+	snprintf(list, size, "none");
+	for (size_t i = 0; i < res->count && used < size; i++) {
+		size_t k = 0;
+		int n;
+
+		while (k < i && res->frames[k].display != res->frames[i].display) {
+			k++;
+		}
+		if (k < i) {
+			continue;	/* listed */
+		}
+		n = snprintf(list + used, size - used, "%s%" PRIu64, used ? ", " : "", res->frames[i].display);
+		used += n > 0 ? (size_t)n : size;
+	}
+}
+
+/*
+ * The results at path, with only the frames of display (UINT64_MAX: all).
+ * list: what their displays were when none of the frames is display's.
+ */
+static struct diff_results *load(const char *path, uint64_t display, char *list, size_t size)
 {
 	char msg[600];
 	struct diff_results *res = diff_results_load(path, msg, sizeof(msg));
 
+	list[0] = 0;
 	if (!res) {
 		cli_error("%s", msg);
 	} else if (display != UINT64_MAX) {
+		list_displays(res, list, size);
 		diff_results_keep_display(res, display);
+		list[0] = res->count ? 0 : list[0];
 	}
 	return res;
 }
 
 static int diff_two_results(const char *a, const char *b, const struct diff_args *args)
 {
-	struct diff_results *ra = load(a, args->display), *rb = ra ? load(b, args->display) : NULL;
+	char list_a[256], list_b[256];
+	struct diff_results *ra = load(a, args->display, list_a, sizeof(list_a));
+	struct diff_results *rb = ra ? load(b, args->display, list_b, sizeof(list_b)) : NULL;
 	struct diff_report r = { .a = a, .b = b };
 	int ret = DIFF_EXIT_ERROR;
 
-	if (rb) {
+	if (rb && list_a[0] && list_b[0]) {
+		cli_error("no frame of display %" PRIu64 " in %s (its displays: %s) nor in %s (its displays: %s)",
+			args->display, a, list_a, b, list_b);
+	} else if (rb) {
 		ret = diff_results_compare(ra, rb, args->threshold, &r) < 0 ? (cli_error("out of memory"),
 			DIFF_EXIT_ERROR) : finish_report(&r, args->json);
 	}
@@ -140,9 +192,15 @@ static int diff_two_results(const char *a, const char *b, const struct diff_args
 
 static int agreement(const char *trace, const char *results, const struct diff_args *args)
 {
-	struct diff_results *res = load(results, args->display);
-	int ret = res ? diff_agreement(stdout, trace, results, res, args->json, args->verbose) : DIFF_EXIT_ERROR;
+	char list[256];
+	struct diff_results *res = load(results, args->display, list, sizeof(list));
+	int ret = DIFF_EXIT_ERROR;
 
+	if (res && list[0]) {
+		cli_error("no frame of display %" PRIu64 " in %s (its displays: %s)", args->display, results, list);
+	} else if (res) {
+		ret = diff_agreement(stdout, trace, results, res, args->json, args->verbose);
+	}
 	diff_results_destroy(res);
 	return ret;
 }
@@ -248,7 +306,8 @@ const struct cli_command cmd_diff = {
 		"  --timing-threshold PCT  results: a frame whose work time changed by more than PCT\n"
 		"                          percent differs (without it timing is only reported)\n"
 		"  --against-recorded      one results file: agreement with the decisions it recorded\n"
-		"  --display ID            only the frames of this display (hwc2_display_t)\n"
+		"  --display ID            only the frames of this display (hwc2_display_t; one of\n"
+		"                          the inputs must have it)\n"
 		"  -v, --verbose           agreement: list every disagreement\n"
 		"  --json                  one JSON object\n"
 		"exit status: 0 equal (all agree), 1 different, 2 error\n",

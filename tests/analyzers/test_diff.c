@@ -100,6 +100,12 @@ int test_diff_errors(struct fixture *fx)
 	fixture_run(fx, &run, (const char *const[]){ "diff", a, NULL });
 	CHECK(run.status == 2);
 	test_run_finish(&run);
+	/* a display neither trace has: an error naming the ones they have, not "equal (0 frames compared)" */
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, a, "--display", "3", NULL });
+	CHECK_MSG(run.status == 2 && test_contains(run.err, "no display 3 in ") &&
+		test_contains(run.err, "a.zst (its displays: 0) nor in "), "status %d: %s", run.status, run.err);
+	CHECK(run.out[0] == 0);
+	test_run_finish(&run);
 	return 0;
 }
 
@@ -183,6 +189,21 @@ int test_diff_results(struct fixture *fx)
 	CHECK_EQ_U64(tj_i64(o, "summary.categories.reasons"), 2);
 	CHECK_EQ_U64(tj_i64(o, "summary.categories.plan"), 0);
 	json_object_put(o);
+	test_run_finish(&run);
+	/* --display: display 0's frames are all of them; display 3 has none in either file */
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, "--display", "0", "--json", NULL });
+	CHECK(run.status == 1);
+	o = tj_parse(run.out, "diff results --json --display 0");
+	CHECK_EQ_U64(tj_i64(o, "summary.categories.reasons"), 2);
+	json_object_put(o);
+	test_run_finish(&run);
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, "--display", "3", NULL });
+	CHECK_MSG(run.status == 2 && test_contains(run.err, "no frame of display 3 in ") &&
+		test_contains(run.err, "a.json (its displays: 0) nor in "), "status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	fixture_run(fx, &run, (const char *const[]){ "diff", "--against-recorded", a, "--display", "3", NULL });
+	CHECK_MSG(run.status == 2 && test_contains(run.err, "a.json (its displays: 0)"), "status %d: %s", run.status,
+		run.err);
 	test_run_finish(&run);
 	return 0;
 }
