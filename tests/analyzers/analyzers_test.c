@@ -228,6 +228,7 @@ static const struct {
 	{ "trim-replay", test_trim_replay },
 	{ "stats-display", test_stats_display },
 	{ "export-display", test_export_display },
+	{ "export-display-fences", test_export_display_fences },
 	{ "extract-display", test_extract_display },
 #endif
 };

@@ -3,10 +3,14 @@
  * with its second display (gen.h: display 1 presents after display 0 in
  * each step): the output with the option is the output without it less
  * exactly the other display's content, and an id the trace does not have
- * is a usage error naming the ids it does have.
+ * is a usage error naming the ids it does have. export-display-fences: a
+ * Fence record without a display goes with the display of its call.
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include <hardware/hwcomposer2.h>
+#include <hwct/format.h>
 
 #include "tests.h"
 #include "testjson.h"
@@ -238,6 +242,81 @@ int test_export_display(struct fixture *fx)
 	check_unknown_display(fx, (const char *const[]){ "export", trace, "--format", "chrome-json",
 		test_path("none.json"), "--display", "7", NULL });
 	CHECK(!test_file_exists(test_path("none.json")));
+	return 0;
+}
+
+/*
+ * Two displays, one frame each: display d's setLayerBuffer passes fence
+ * d + 1, whose Fence record names no display (as a recorder that did not
+ * learn it writes it), signalled 1 ms later.
+ */
+static const char *fences_without_display(void)
+{
+	struct hwct_writer_options opts;
+	struct gen_writer g = { .thread = 5 };
+	const char *path = test_path("nodisplay.zst");
+	uint64_t t = GEN_STACK_T0;
+
+	hwct_writer_options_init(&opts);
+	opts.workers = 1;
+	opts.writer_name = "analyzers-test fences";
+	gen_writer_open(&g, path, &opts);
+	for (uint64_t d = 0; d < 2; d++, t += GEN_STACK_FRAME_NS) {
+		gen_buffer_call(&g, HWC2_FUNCTION_SET_LAYER_BUFFER, d, 10 + (int64_t)d, 100 + d, d + 1, NULL, t);
+		gen_present(&g, d, 0, 10 + d, 0, t + 5000, t + 6000);
+		gen_frame_end(&g, d, 0, 0, 0, t + 7000);
+	}
+	for (uint64_t d = 0; d < 2; d++) {
+		Hwct__Fence f;
+
+		gen_fence_init(&f, d + 1, HWCT_FENCE_ACQUIRE, d, 0, GEN_STACK_T0 + d * GEN_STACK_FRAME_NS, 1000000);
+		f.has_display = false;
+		gen_fence(&g, &f);
+	}
+	gen_writer_close(&g);
+	return path;
+}
+
+/* The fence ids of the signal instants in an exported file, as bits (1 << id). */
+static unsigned signalled_fences(const char *path)
+{
+	size_t size;
+	uint8_t *text = test_read_file(path, &size);
+	struct json_object *doc = tj_parse((const char *)text, path), *events = tj_get(doc, "traceEvents");
+	unsigned bits = 0;
+
+	for (size_t i = 0; i < json_object_array_length(events); i++) {
+		struct json_object *e = json_object_array_get_idx(events, i);
+
+		if (strcmp(tj_str(e, "ph"), "i") == 0 && tj_get(e, "args.fence")) {
+			CHECK(tj_i64(e, "args.fence") < 32);
+			bits |= 1u << tj_i64(e, "args.fence");
+		}
+	}
+	json_object_put(doc);
+	free(text);
+	return bits;
+}
+
+int test_export_display_fences(struct fixture *fx)
+{
+	const char *trace = fences_without_display(), *out = test_path("fences.json");
+	struct test_run run;
+
+	for (int display = -1; display < 2; display++) {
+		char arg[8];
+		const char *args[] = { "export", trace, "--format", "chrome-json", out, "--display", arg, NULL };
+
+		snprintf(arg, sizeof(arg), "%d", display);
+		if (display < 0) {
+			args[5] = NULL;	/* every display */
+		}
+		fixture_run(fx, &run, args);
+		CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
+		test_run_finish(&run);
+		/* a fence without a display belongs to the display of the call that passed it */
+		CHECK_EQ_U64(signalled_fences(out), display < 0 ? 1u << 1 | 1u << 2 : 1u << (display + 1));
+	}
 	return 0;
 }
 

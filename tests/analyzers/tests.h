@@ -88,6 +88,7 @@ int test_trim_errors(struct fixture *fx);
 int test_trim_replay(struct fixture *fx);
 int test_stats_display(struct fixture *fx);
 int test_export_display(struct fixture *fx);
+int test_export_display_fences(struct fixture *fx);
 int test_extract_display(struct fixture *fx);
 
 #endif
