@@ -50,6 +50,55 @@ const uint8_t *rec_map_cache_get(struct rec_map_cache *c, int fd, uint64_t dev, 
 	return slot->map;
 }
 
+void rec_map_cache_buffer_set(struct rec_map_cache *c, uint64_t display, bool client_target, uint64_t layer,
+	uint64_t dev, uint64_t ino, uint64_t now)
+{
+	layer = client_target ? 0 : layer;
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		struct rec_mapping *m = &c->items[i];
+
+		if (!m->used) {
+			continue;
+		}
+		if (m->dev == dev && m->ino == ino) {
+			m->owned = true;
+			m->display = display;
+			m->client_target = client_target;
+			m->layer = layer;
+			m->replaced = 0;
+			m->last_ns = now;
+		} else if (m->owned && m->display == display && m->client_target == client_target &&
+				m->layer == layer && ++m->replaced > REC_MAP_REPLACED) {
+			drop(m);
+		}
+	}
+	rec_map_cache_expire(c, now);
+}
+
+void rec_map_cache_forget(struct rec_map_cache *c, uint64_t display, bool whole_display, uint64_t layer)
+{
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		struct rec_mapping *m = &c->items[i];
+
+		if (m->used && m->owned && m->display == display &&
+				(whole_display || (!m->client_target && m->layer == layer))) {
+			drop(m);
+		}
+	}
+}
+
+void rec_map_cache_expire(struct rec_map_cache *c, uint64_t now)
+{
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		struct rec_mapping *m = &c->items[i];
+
+		/* now may be earlier than last_ns: a capture of a later call ran before this call was written */
+		if (m->used && now > m->last_ns && now - m->last_ns > REC_MAP_IDLE_NS) {
+			drop(m);
+		}
+	}
+}
+
 uint8_t *rec_pages_alloc(size_t size)
 {
 	void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -208,6 +208,7 @@ static void flush_call(struct rec_worker *w, struct rec_event *ev)
 
 static void flush_event(struct rec_worker *w, struct rec_event *ev)
 {
+	rec_worker_maps_written(w, ev);
 	switch (ev->type) {
 	case REC_EV_CALL:
 	case REC_EV_OPAQUE:

@@ -106,6 +106,8 @@ void rec_worker_damage_forget(struct rec_worker *w, uint64_t display, uint64_t l
 void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev);
 /* getReleaseFences (layers) and presentDisplay (client target): the replaced buffers' release */
 void rec_worker_note_release(struct rec_worker *w, const struct rec_event *ev);
+/* ev is written (every capture before it is done): the buffers' kept mappings it retires */
+void rec_worker_maps_written(struct rec_worker *w, const struct rec_event *ev);
 /* ev leaves the FIFO (written, about to be freed): its capture leaves the release index */
 void rec_worker_forget_capture(struct rec_worker *w, struct rec_event *ev);
 /* validate/present (all layers) or destroyLayer (one): those captures may run */

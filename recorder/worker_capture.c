@@ -197,6 +197,53 @@ void rec_worker_note_release(struct rec_worker *w, const struct rec_event *ev)
 	}
 }
 
+/*
+ * ev is being written: every capture before it is done. What it tells of
+ * the buffers whose mappings the captures keep (capture_map.h): set on a
+ * layer again, replaced, or gone with their layer or display.
+ */
+void rec_worker_maps_written(struct rec_worker *w, const struct rec_event *ev)
+{
+	struct rec_map_cache *c = &w->cctx.maps;
+	const struct rec_capture *cap = ev->capture;
+
+	if (ev->type == REC_EV_CALLBACK) {
+		if (ev->function == HWC2_CALLBACK_HOTPLUG && ev->has_display &&
+				ev->args[REC_CBARG_HOTPLUG_CONNECTION].kind == REC_ARG_INT &&
+				ev->args[REC_CBARG_HOTPLUG_CONNECTION].v.i == HWC2_CONNECTION_DISCONNECTED) {
+			rec_map_cache_forget(c, ev->display, true, 0);
+		}
+		return;
+	}
+	if (ev->type != REC_EV_CALL) {
+		return;
+	}
+	switch (ev->function) {
+	case HWC2_FUNCTION_SET_LAYER_BUFFER:
+	case HWC2_FUNCTION_SET_CLIENT_TARGET:
+		if (cap && cap->has_buffer && cap->has_inode) {
+			rec_map_cache_buffer_set(c, cap->display, cap->client_target, cap->layer, cap->buffer_dev,
+				cap->buffer_id, rec_now_ns());
+		}
+		break;
+	case HWC2_FUNCTION_DESTROY_LAYER:
+		if (ev->error == HWC2_ERROR_NONE) {
+			rec_map_cache_forget(c, ev->display, false, ev->layer);
+		}
+		break;
+	case HWC2_FUNCTION_DESTROY_VIRTUAL_DISPLAY:
+		if (ev->error == HWC2_ERROR_NONE) {
+			rec_map_cache_forget(c, ev->display, true, 0);
+		}
+		break;
+	case HWC2_FUNCTION_PRESENT_DISPLAY:
+		rec_map_cache_expire(c, rec_now_ns());
+		break;
+	default:
+		break;
+	}
+}
+
 void rec_worker_forget_capture(struct rec_worker *w, struct rec_event *ev)
 {
 	if (ev->capture) {

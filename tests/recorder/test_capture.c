@@ -563,6 +563,123 @@ static void test_map(void)
 	}
 }
 
+/*
+ * The mapping cache lets a buffer go as soon as the worker learns it is
+ * gone (capture_map.h): replaced REC_MAP_REPLACED + 1 times on its layer (a
+ * queue of three cycling keeps all three), its layer destroyed, its display
+ * gone, or idle past REC_MAP_IDLE_NS at a frame; and then the memory of a
+ * buffer its producer closed is no longer mapped in the process.
+ */
+enum { RB_A, RB_B, RB_C, RB_G, RB_H, RB_I, RB_D, RB_E, RB_F, RB_COUNT };
+
+struct retire_buf {
+	int fd;
+	struct stat st;
+	char name[32];
+};
+
+static bool kept(const struct rec_map_cache *c, const struct retire_buf *b)
+{
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		if (c->items[i].used && c->items[i].ino == (uint64_t)b->st.st_ino &&
+				c->items[i].dev == (uint64_t)b->st.st_dev) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether the process maps the memfd named name (/proc/self/maps shows "/memfd:NAME"). */
+static bool mapped_in_process(const char *name)
+{
+	char line[512], want[64];
+	FILE *f = fopen("/proc/self/maps", "r");
+	bool found = false;
+
+	if (!f) {
+		return false;
+	}
+	snprintf(want, sizeof(want), "/memfd:%s ", name);
+	while (fgets(line, sizeof(line), f)) {
+		found = found || strstr(line, want) != NULL;
+	}
+	fclose(f);
+	return found;
+}
+
+/* A capture maps b, then its call is written: set on (display, layer) at now. */
+static void capture_set(struct rec_map_cache *c, struct retire_buf *b, uint64_t display, bool target, uint64_t layer,
+	uint64_t now)
+{
+	CHECK(rec_map_cache_get(c, b->fd, b->st.st_dev, b->st.st_ino, 4096, now) != NULL, "map %s", b->name);
+	rec_map_cache_buffer_set(c, display, target, layer, b->st.st_dev, b->st.st_ino, now);
+}
+
+static void test_map_retire(void)
+{
+	static const char *const names = "ABCGHIDEF";
+	struct rec_map_cache c = { 0 };
+	struct retire_buf b[RB_COUNT];
+	uint64_t now = 1000000000ull;
+
+	for (int i = 0; i < RB_COUNT; i++) {
+		snprintf(b[i].name, sizeof(b[i].name), "hwct-retire-%d-%c", (int)getpid(), names[i]);
+		b[i].fd = memfd_create(b[i].name, MFD_CLOEXEC);
+		CHECK(b[i].fd >= 0 && ftruncate(b[i].fd, 4096) == 0 && fstat(b[i].fd, &b[i].st) == 0, "memfd: %s",
+			strerror(errno));
+	}
+	/* display 0: layer 1 cycles a queue of A, B, C; layer 2 shows D; a client target E; display 1's layer 1: F */
+	for (int round = 0; round < 3; round++) {
+		for (int i = RB_A; i <= RB_C; i++) {
+			capture_set(&c, &b[i], 0, false, 1, now += 16000000);
+		}
+	}
+	capture_set(&c, &b[RB_D], 0, false, 2, now += 1000);
+	capture_set(&c, &b[RB_E], 0, true, 1, now += 1000);
+	capture_set(&c, &b[RB_F], 1, false, 1, now += 1000);
+	CHECK(kept(&c, &b[RB_A]) && kept(&c, &b[RB_B]) && kept(&c, &b[RB_C]), "a queue of three cycling lost a mapping");
+	/* layer 1's queue reallocated (G, H, I): A, last set before B and C, goes at its fifth replacement */
+	capture_set(&c, &b[RB_G], 0, false, 1, now += 16000000);
+	capture_set(&c, &b[RB_H], 0, false, 1, now += 16000000);
+	CHECK(kept(&c, &b[RB_A]), "A dropped after %d replacements", 4);
+	capture_set(&c, &b[RB_I], 0, false, 1, now += 16000000);
+	CHECK(!kept(&c, &b[RB_A]), "A kept after %d replacements", REC_MAP_REPLACED + 1);
+	CHECK(kept(&c, &b[RB_B]) && kept(&c, &b[RB_C]), "B or C dropped before its fifth replacement");
+	capture_set(&c, &b[RB_G], 0, false, 1, now += 16000000);
+	capture_set(&c, &b[RB_H], 0, false, 1, now += 16000000);
+	CHECK(!kept(&c, &b[RB_B]) && !kept(&c, &b[RB_C]), "the old queue's buffers kept after it was replaced");
+	CHECK(kept(&c, &b[RB_D]) && kept(&c, &b[RB_E]) && kept(&c, &b[RB_F]),
+		"another layer's, a client target's or another display's mapping counted a replacement");
+	/* the producer frees D (closes it): the kept mapping alone holds it, until its layer is destroyed */
+	close(b[RB_D].fd);
+	b[RB_D].fd = -1;
+	CHECK(mapped_in_process(b[RB_D].name), "D not mapped while kept (is /proc/self/maps readable?)");
+	rec_map_cache_forget(&c, 0, false, 2);
+	CHECK(!kept(&c, &b[RB_D]) && !mapped_in_process(b[RB_D].name), "D's memory held after its layer was destroyed");
+	rec_map_cache_forget(&c, 0, false, 1);
+	CHECK(!kept(&c, &b[RB_G]) && !kept(&c, &b[RB_H]) && !kept(&c, &b[RB_I]), "layer 1's buffers kept after it was "
+		"destroyed");
+	CHECK(kept(&c, &b[RB_E]) && kept(&c, &b[RB_F]), "destroying display 0's layer 1 dropped its client target's "
+		"or display 1's layer 1's mapping");
+	/* display 0 disconnected: its client target goes, display 1's layer stays */
+	rec_map_cache_forget(&c, 0, true, 0);
+	CHECK(!kept(&c, &b[RB_E]) && kept(&c, &b[RB_F]), "a display's disconnection dropped the wrong mappings");
+	/* idle: dropped at a frame past REC_MAP_IDLE_NS, with no capture to trigger it */
+	rec_map_cache_expire(&c, now + REC_MAP_IDLE_NS / 2);
+	CHECK(kept(&c, &b[RB_F]), "F dropped before it was idle");
+	rec_map_cache_expire(&c, now + REC_MAP_IDLE_NS + 1);
+	CHECK(!kept(&c, &b[RB_F]), "F kept past the idle time");
+	for (size_t i = 0; i < REC_MAP_CACHE; i++) {
+		CHECK(!c.items[i].used, "mapping %zu still kept", i);
+	}
+	rec_map_cache_clear(&c);
+	for (int i = 0; i < RB_COUNT; i++) {
+		if (b[i].fd >= 0) {
+			close(b[i].fd);
+		}
+	}
+}
+
 /* The worker's order of pending captures (rec_capture_more_urgent). */
 static void test_urgency(void)
 {
@@ -595,6 +712,7 @@ static const struct {
 	{ "refused", test_refused },
 	{ "rgb", test_rgb },
 	{ "map", test_map },
+	{ "map-retire", test_map_retire },
 	{ "urgency", test_urgency },
 };
 
