@@ -117,7 +117,7 @@ static void print_help(FILE *f)
 		"  --results FILE           write results JSON to FILE ('-': stdout)\n"
 		"  --expect FILE            compare with known-good results\n"
 		"  --compare pixels|plans|all  what --expect compares (default all)\n"
-		"  --dump-images DIR        write each output frame as DIR/frame-NNNNNN.png\n"
+		"  --dump-images DIR        write each output frame as DIR/frame-NNNNNN.png (needs libpng)\n"
 		"  --profile-device NODE|N  the device of a --profile paste holding several (default:\n"
 		"                           the first with a connected connector)\n"
 		"  --no-pixels              plans only: compose nothing, no checksums\n"
@@ -149,7 +149,7 @@ static void print_version(FILE *f)
 	for (size_t i = 0; planner_at(i); i++) {
 		fprintf(f, " %s", planner_at(i)->name);
 	}
-	fprintf(f, ")\n");
+	fprintf(f, "; png: %s)\n", HWCT_HAVE_PNG ? "yes" : "no, built without libpng: no --dump-images");
 }
 
 static int usage_error(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -319,6 +319,10 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	case OPT_DUMP_IMAGES:
 		if (!v[0]) {
 			return usage_error(err, "--dump-images needs a directory");
+		}
+		if (!HWCT_HAVE_PNG) {
+			return usage_error(err, "--dump-images writes PNG files: this %s was built without libpng "
+				"(-Dpng=disabled)", REPLAY_PROGRAM);
 		}
 		opts->dump_images = v;
 		return 0;

@@ -1,6 +1,9 @@
 /*
- * Output frames as PNG (libpng): written from and read back into XRGB8888
- * comp_targets, and the difference picture of a mismatch.
+ * Output frames as PNG (libpng, replay_png.c): written from and read back
+ * into XRGB8888 comp_targets; and the difference picture of a mismatch
+ * (replay_diff.c). A build without libpng (HWCT_HAVE_PNG 0) has the
+ * difference only: its replay_png_write() and replay_png_read() return
+ * -ENOTSUP (replay_png_none.c).
  */
 #ifndef HWCT_REPLAY_PNG_H
 #define HWCT_REPLAY_PNG_H
@@ -12,13 +15,16 @@
 
 #define REPLAY_PNG_MAX_SIDE 16384	/* larger pictures are refused when read */
 
-/* Writes img (XRGB8888 or ARGB8888; alpha dropped) as an 8-bit RGB PNG to f. Returns 0 or -errno. */
+/*
+ * Writes img (XRGB8888 or ARGB8888; alpha dropped) as an 8-bit RGB PNG to f.
+ * Returns 0 or -errno (-ENOTSUP without libpng).
+ */
 int replay_png_write(FILE *f, const struct comp_target *img);
 
 /*
  * Reads a PNG from f into *img (XRGB8888, tightly packed; img->data is the
  * caller's to free). Returns 0, -EINVAL for a broken or oversized picture,
- * or -ENOMEM.
+ * -ENOMEM, or -ENOTSUP without libpng.
  */
 int replay_png_read(FILE *f, struct comp_target *img);
 

@@ -28,6 +28,7 @@ static const struct {
 	{ "expect-untestable", test_expect_untestable },
 	{ "expect-images", test_expect_images },
 	{ "dump-images", test_dump_images },
+	{ "dump-images-no-png", test_dump_images_no_png },
 	{ "dump-symlink-dir", test_dump_symlink_dir },
 	{ "dump-planted-symlink", test_dump_planted_symlink },
 	{ "corrupt-trace", test_corrupt_trace },

@@ -38,6 +38,34 @@ static bool is_regular(const char *path)
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/*
+ * A build without libpng (-Dpng=disabled): hwc-replay says so in --version,
+ * refuses --dump-images with one line naming libpng, creates no directory,
+ * and still replays. Skipped where libpng was built in.
+ */
+int test_dump_images_no_png(const struct fixture *fx)
+{
+	const char *gen = test_generated_trace("gen.zst", 2, 3, GEN_NONE);
+	const char *version[] = { "--version", NULL };
+	const char *dump[] = { gen, "--profile", fx->overlays, "--dump-images", test_path("images"), NULL };
+	const char *plain[] = { gen, "--profile", fx->overlays, "--quiet", NULL };
+	struct test_run run;
+	bool png;
+
+	test_replay(fx, &run, version);
+	CHECK(run.status == 0 && test_contains(run.out, "; png: "));
+	png = test_contains(run.out, "; png: yes");
+	test_run_finish(&run);
+	if (png) {
+		fprintf(stderr, "hwc-replay is built with libpng: dump-images covers --dump-images\n");
+		return TEST_SKIP;
+	}
+	expect_status(fx, dump, 2, "built without libpng (-Dpng=disabled)", false);
+	CHECK(!test_exists(test_path("images")));
+	expect_status(fx, plain, 0, NULL, false);
+	return 0;
+}
+
 int test_dump_images(const struct fixture *fx)
 {
 	const char *gen = test_generated_trace("gen.zst", 3, 6, GEN_NONE), *results = test_path("r.json");

@@ -28,6 +28,7 @@ int test_expect_images(const struct fixture *fx);
 
 /* test_safety.c */
 int test_dump_images(const struct fixture *fx);
+int test_dump_images_no_png(const struct fixture *fx);
 int test_dump_symlink_dir(const struct fixture *fx);
 int test_dump_planted_symlink(const struct fixture *fx);
 int test_corrupt_trace(const struct fixture *fx);
