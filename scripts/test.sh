@@ -2,6 +2,8 @@
 # The README's second command, and what .ci/run calls: installs what is
 # missing, then runs every test suite:
 #   1. unit tests (no device), build/ with the default compiler;
+#   1b. the minimal build: every optional feature disabled, the optional
+#      libraries hidden (scripts/check-minimal.sh, build-minimal/);
 #   2. device tests on vkms in a qemu VM (suite "vm");
 #   3. unit tests again under ASan+UBSan (clang), build-asan/;
 #   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60) over its seeds
@@ -45,6 +47,18 @@ mkdir -p "$logs"
 step "build (default compiler) and unit tests"
 setup build -Dtests=enabled || exit 1
 run_suite build unit --suite unit
+
+step "minimal build: every optional feature disabled (scripts/check-minimal.sh)"
+if bash scripts/check-minimal.sh build-minimal >"$logs/check-minimal.log" 2>&1; then
+	minimal=OK
+else
+	minimal=FAIL
+	status=1
+fi
+tail -n 25 "$logs/check-minimal.log"
+python3 -c 'import json, sys; print(json.dumps({"name": "check-minimal", "result": sys.argv[1],
+    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$minimal" "$logs/check-minimal.log" \
+	>"$logs/check-minimal.json"
 
 if [ "${HWCT_SKIP_VM:-0}" != 1 ] && [ -d tests/vm ]; then
 	step "device tests: vkms under qemu (suite vm)"

@@ -81,11 +81,17 @@ int test_cli_usage(const struct fixture *fx)
 	return 0;
 }
 
-/* The targets whose backends this build lacks: exit 4 and "not available in this build", never a pretence. */
+/*
+ * The targets whose backends this build lacks: exit 4 and "not available in
+ * this build", never a pretence. With no target given, the default is a
+ * DRM node when one opens, else the VM: only the former says "not available
+ * in this build" (the VM target is built everywhere).
+ */
 int test_targets(const struct fixture *fx)
 {
 	const char *trace = test_generated_trace("gen.zst", 2, 2, GEN_NONE);
 	const char *version[] = { "--version", NULL };
+	const char *device[] = { trace, "--device", "/dev/dri/card0", NULL };
 	const char *none[] = { trace, NULL };
 	struct test_run run;
 	bool kms;
@@ -98,9 +104,17 @@ int test_targets(const struct fixture *fx)
 		fprintf(stderr, "the kms target is built: its own tests cover the default target\n");
 		return TEST_SKIP;
 	}
+	test_replay(fx, &run, device);
+	CHECK(run.status == 4 && test_line_count(run.err) == 1);
+	CHECK(test_contains(run.err, "target kms (--device /dev/dri/card0) is not available in this build"));
+	test_run_finish(&run);
 	test_replay(fx, &run, none);
 	CHECK(run.status == 4 && test_line_count(run.err) == 1);
-	CHECK(test_contains(run.err, "is not available in this build") && test_contains(run.err, "default target"));
+	if (test_contains(run.err, "target kms")) {
+		CHECK(test_contains(run.err, "is not available in this build") && test_contains(run.err, "default target"));
+	} else {
+		CHECK(test_contains(run.err, "target vm is not available"), "%s", run.err);
+	}
 	test_run_finish(&run);
 	return 0;
 }
