@@ -80,6 +80,37 @@ void client_probe_functions(hwc2_device_t *dev, FILE *log)
 	}
 }
 
+int client_count_mapped(const uint64_t *inodes, int n)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[1024];
+	int found = 0;
+	bool seen[64] = { false };
+
+	if (!f || n > 64) {
+		if (f) {
+			fclose(f);
+		}
+		return -1;
+	}
+	/* ADDRESS PERMS OFFSET DEV INODE [PATH] */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long ino;
+
+		if (sscanf(line, "%*s %*s %*s %*s %llu", &ino) != 1 || ino == 0) {
+			continue;
+		}
+		for (int i = 0; i < n; i++) {
+			if (!seen[i] && inodes[i] == ino) {
+				seen[i] = true;
+				found++;
+			}
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 void client_probe_sched(FILE *log)
 {
 	pid_t self = gettid();

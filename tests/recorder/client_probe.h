@@ -28,6 +28,12 @@ int client_count_fds_settled(void);
  */
 void client_probe_sched(FILE *log);
 
+/*
+ * How many of the n inodes some mapping of this process shows
+ * (/proc/self/maps), or -1 when it cannot be read.
+ */
+int client_count_mapped(const uint64_t *inodes, int n);
+
 /* The longest of a kind of call. */
 /* A call at least this long counts as slow (the latency line's "slow" counts). */
 #define CLIENT_SLOW_NS 50000000ull	/* 50 ms */

@@ -12,11 +12,12 @@
  *	# sched MAIN OTHERS			(--sched-check; client_probe.h)
  *	# emfile N				(--nofile: own open()/dup() that failed)
  *	# function D 0|1			(--probe-functions)
+ *	# maps KEPT LEFT			(--map-check)
  *
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
  *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
- *	[--acquire-unsignalled] [--nofile N] [--sched-check W]
+ *	[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
@@ -36,7 +37,9 @@
  * to N before the module is loaded (the recorder's fd budget derives from
  * it) and, after each frame, opens /dev/null and dups it, counting the
  * calls that fail (test_fd_bound.c: the recorder never takes the client's
- * last fds).
+ * last fds). --map-check frees the destroyed layers' buffers and logs
+ * whether the process still maps them (test_map_layer.c: the recorder
+ * lets a destroyed layer's buffers go).
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
@@ -182,9 +185,48 @@ static void buffer_create(struct buffer *b, uint32_t width, uint32_t height, uin
 
 static void buffer_destroy(struct buffer *b)
 {
-	munmap(b->map, b->size);
-	close(b->fd);
+	if (b->map) {
+		munmap(b->map, b->size);
+	}
+	if (b->fd >= 0) {
+		close(b->fd);
+	}
 	free(b->handle);
+}
+
+/*
+ * --map-check, once the layers are destroyed: their buffers are freed as a
+ * producer frees them (unmapped, closed). Logs "# maps KEPT LEFT": KEPT of
+ * them still mapped in the process once the client's own mappings are gone
+ * (the recorder's kept mappings), LEFT still mapped after waiting up to
+ * 10 s for the recorder to let them go (no frame is presented meanwhile).
+ */
+static void map_check_after_destroy(struct layer *layers)
+{
+	uint64_t inodes[3 * 2], deadline;
+	int n = 0, kept, left;
+
+	for (int i = 0; i < 3; i++) {
+		for (int k = 0; k < 2; k++) {
+			struct buffer *b = &layers[i].buf[k];
+
+			inodes[n++] = b->ino;
+			munmap(b->map, b->size);
+			b->map = NULL;
+		}
+	}
+	kept = client_count_mapped(inodes, n);
+	for (int i = 0; i < 3; i++) {
+		for (int k = 0; k < 2; k++) {
+			close(layers[i].buf[k].fd);
+			layers[i].buf[k].fd = -1;
+		}
+	}
+	deadline = client_now_ns() + 10000000000ull;
+	while ((left = client_count_mapped(inodes, n)) > 0 && client_now_ns() < deadline) {
+		nanosleep(&(struct timespec){ .tv_nsec = 20000000 }, NULL);
+	}
+	fprintf(log_file, "# maps %d %d\n", kept, left);
 }
 
 static uint8_t *pixel(struct buffer *b, uint32_t x, uint32_t y)
@@ -869,7 +911,7 @@ int main(int argc, char **argv)
 	int fds_warm = -1, fds_end = -1;
 	long frame_sleep_us = 5000, nofile = 0;
 	int emfile = 0;
-	bool probe = false, leak = false;
+	bool probe = false, leak = false, map_check = false;
 	struct client_latency lat_open = { .max_frame = -1 };
 	uint64_t t0;
 	struct layer layers[LAYERS] = { 0 };
@@ -907,6 +949,8 @@ int main(int argc, char **argv)
 			sched_check = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--probe-functions") == 0) {
 			probe = true;
+		} else if (strcmp(argv[i], "--map-check") == 0) {
+			map_check = true;
 		} else if (strcmp(argv[i], "--leak-on-purpose") == 0) {
 			leak = true;
 		} else if (strcmp(argv[i], "--acquire-unsignalled") == 0) {
@@ -917,7 +961,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
 				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
-				"[--acquire-unsignalled] [--nofile N] [--sched-check W]\n");
+				"[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check]\n");
 			return 2;
 		}
 	}
@@ -1113,6 +1157,9 @@ int main(int argc, char **argv)
 		e = FN(DESTROY_LAYER)(dev, FAKE_DISPLAY, layers[i].id);
 		begin(&l, HWC2_FUNCTION_DESTROY_LAYER, true, layers[i].id, e);
 		emit(&l);
+	}
+	if (map_check) {
+		map_check_after_destroy(layers);
 	}
 	set_display_value(HWC2_FUNCTION_SET_POWER_MODE, HWC2_POWER_MODE_OFF);
 	fprintf(log_file, "# callbacks %d %d %d\n", atomic_load(&hotplugs), atomic_load(&refreshes),

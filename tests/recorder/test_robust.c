@@ -19,6 +19,7 @@ static const struct test_case cases[] = {
 	{ "capture-late", case_capture_late },
 	{ "capture-released", case_capture_released },
 	{ "background", case_background },
+	{ "map-destroyed-layer", case_map_destroyed_layer },
 };
 
 int main(int argc, char **argv)

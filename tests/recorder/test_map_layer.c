@@ -1,0 +1,43 @@
+/*
+ * The recorder lets a destroyed layer's buffers go (capture_map.h): the
+ * client records with pixels on, destroys its layers, then frees their
+ * buffers as a producer does (unmapped, closed) and presents no frame
+ * more. The recorder's kept mappings held some of those buffers (else the
+ * case proves nothing); once the worker has written the destroyLayer calls
+ * none may stay mapped. Without the rule they stayed until the next
+ * capture, or the session's end.
+ */
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "robust.h"
+#include "testlib.h"
+
+int case_map_destroyed_layer(void)
+{
+	char out[600];
+	const char *env[] = { out, "HWCT_PIXELS=1", NULL };
+	const char *args[] = { "--small", "--frames", "8", "--map-check", NULL };
+	struct test_client c;
+	struct test_log log;
+	const char *fact;
+	int kept = -1, left = -1;
+
+	mkdir(test_path("out"), 0755);
+	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
+	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
+	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
+	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
+	if (!test_log_load(&log, test_path("log"))) {
+		test_client_finish(&c);
+		return 0;
+	}
+	fact = test_log_fact(&log, "maps");
+	CHECK(fact && sscanf(fact, "%d %d", &kept, &left) == 2, "no maps line in the log");
+	fprintf(stderr, "destroyed layers' buffers: %d kept mapped by the recorder, %d left after 10 s\n", kept, left);
+	CHECK(kept > 0, "the recorder kept no mapping of the layers' buffers (%d): nothing to let go", kept);
+	CHECK(left == 0, "%d of the destroyed layers' freed buffers still mapped 10 s after destroyLayer", left);
+	test_log_finish(&log);
+	test_client_finish(&c);
+	return 0;
+}
