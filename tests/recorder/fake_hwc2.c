@@ -257,7 +257,7 @@ static int32_t set_vsync_enabled(hwc2_device_t *device, hwc2_display_t display, 
 	DISPLAY_CHECK(display);
 	if (enabled == HWC2_VSYNC_ENABLE && !d->vsync_running) {
 		atomic_store(&d->vsync_on, true);
-		d->vsync_running = pthread_create(&d->vsync_thread, NULL, vsync_main, d) == 0;
+		d->vsync_running = fake_thread_start(&d->vsync_thread, vsync_main, d) == 0;
 	} else if (enabled == HWC2_VSYNC_DISABLE) {
 		vsync_stop(d);
 	} else if (enabled != HWC2_VSYNC_ENABLE) {

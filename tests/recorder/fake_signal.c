@@ -6,7 +6,7 @@
 
 #include "fake_signal.h"
 
-#define FAKE_SIGNAL_STACK (64u << 10)
+#define FAKE_THREAD_STACK (64u << 10)
 
 static uint64_t now_ns(void)
 {
@@ -57,10 +57,32 @@ static void *signaller_main(void *data)
 	return NULL;
 }
 
+int fake_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	pthread_attr_t attr;
+	int ret = pthread_attr_init(&attr);
+
+	if (ret != 0) {
+		return ret;
+	}
+	/*
+	 * A small stack of its own: a default-sized one would come from
+	 * glibc's stack cache, which in a forked child (hwc-replay's) holds the
+	 * stacks of the parent's threads, liblttng-ust's among them; growing
+	 * that cache past its limit unmaps them, and liblttng-ust's destructor
+	 * reads them at exit (recorder/background.c, REC_THREAD_STACK).
+	 */
+	ret = pthread_attr_setstacksize(&attr, FAKE_THREAD_STACK);
+	if (ret == 0) {
+		ret = pthread_create(thread, &attr, fn, arg);
+	}
+	pthread_attr_destroy(&attr);
+	return ret;
+}
+
 int fake_signaller_start(struct fake_signaller *s)
 {
 	pthread_condattr_t attr;
-	pthread_attr_t tattr;
 	int ret;
 
 	s->running = s->stopping = false;
@@ -70,17 +92,7 @@ int fake_signaller_start(struct fake_signaller *s)
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&s->cond, &attr);
 	pthread_condattr_destroy(&attr);
-	/*
-	 * A small stack of its own: a default-sized one would come from
-	 * glibc's stack cache, which in a forked child (hwc-replay's) holds the
-	 * stacks of the parent's threads, liblttng-ust's among them; growing
-	 * that cache past its limit unmaps them, and liblttng-ust's destructor
-	 * reads them at exit.
-	 */
-	pthread_attr_init(&tattr);
-	pthread_attr_setstacksize(&tattr, FAKE_SIGNAL_STACK);
-	ret = pthread_create(&s->thread, &tattr, signaller_main, s);
-	pthread_attr_destroy(&tattr);
+	ret = fake_thread_start(&s->thread, signaller_main, s);
 	if (ret != 0) {
 		pthread_cond_destroy(&s->cond);
 		pthread_mutex_destroy(&s->lock);

@@ -35,6 +35,12 @@ struct fake_signaller {
 int fake_signaller_start(struct fake_signaller *s);
 
 /*
+ * pthread_create(thread, attributes, fn, arg) with a small stack: every
+ * thread of the fake module starts here. Returns 0 or an error number.
+ */
+int fake_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+
+/*
  * Takes ownership of fds[0 .. n): each is written (an eventfd's 1) and
  * closed FAKE_SIGNAL_DELAY_NS from now by the thread. When the thread is
  * not running or the ring is full, the fd is signalled and closed at once.

@@ -13,11 +13,12 @@
  *	# emfile N				(--nofile: own open()/dup() that failed)
  *	# function D 0|1			(--probe-functions)
  *	# maps KEPT LEFT			(--map-check)
+ *	# fork-stacks IN CHECKED READABLE	(--fork-check; client_fork.h)
  *
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
  *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
- *	[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check]
+ *	[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check] [--fork-check]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
@@ -39,7 +40,10 @@
  * calls that fail (test_fd_bound.c: the recorder never takes the client's
  * last fds). --map-check frees the destroyed layers' buffers and logs
  * whether the process still maps them (test_map_layer.c: the recorder
- * lets a destroyed layer's buffers go).
+ * lets a destroyed layer's buffers go). --fork-check runs the session in
+ * the forked child of a process with threads and logs, after frame 4,
+ * whether the recorder's threads run on those threads' stacks
+ * (client_fork.h).
  */
 #define _GNU_SOURCE	/* memfd_create() */
 #include <errno.h>
@@ -60,6 +64,7 @@
 #include <hwct/test_buffer.h>
 
 #include "calllog.h"
+#include "client_fork.h"
 #include "client_probe.h"
 #include "fake_hwc2.h"
 #include "hwc2_load.h"
@@ -911,7 +916,7 @@ int main(int argc, char **argv)
 	int fds_warm = -1, fds_end = -1;
 	long frame_sleep_us = 5000, nofile = 0;
 	int emfile = 0;
-	bool probe = false, leak = false, map_check = false;
+	bool probe = false, leak = false, map_check = false, fork_check = false;
 	struct client_latency lat_open = { .max_frame = -1 };
 	uint64_t t0;
 	struct layer layers[LAYERS] = { 0 };
@@ -951,6 +956,8 @@ int main(int argc, char **argv)
 			probe = true;
 		} else if (strcmp(argv[i], "--map-check") == 0) {
 			map_check = true;
+		} else if (strcmp(argv[i], "--fork-check") == 0) {
+			fork_check = true;
 		} else if (strcmp(argv[i], "--leak-on-purpose") == 0) {
 			leak = true;
 		} else if (strcmp(argv[i], "--acquire-unsignalled") == 0) {
@@ -961,13 +968,16 @@ int main(int argc, char **argv)
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
 				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
-				"[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check]\n");
+				"[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check] [--fork-check]\n");
 			return 2;
 		}
 	}
 	if (!module || !log_path || frames < 1 || frames > MAX_FRAMES) {
 		fprintf(stderr, "hwc2-client: --module and --log are required, 1 <= N <= %d\n", MAX_FRAMES);
 		return 2;
+	}
+	if (fork_check) {
+		client_fork_start();	/* from here on, the forked child */
 	}
 	if (fd_check >= frames) {
 		fprintf(stderr, "hwc2-client: --fd-check needs a frame before the last\n");
@@ -1138,6 +1148,9 @@ int main(int argc, char **argv)
 		}
 		if (f + 1 == sched_check) {
 			client_probe_sched(log_file);
+		}
+		if (fork_check && f == 3) {
+			client_fork_probe(log_file);
 		}
 		if (f + 1 == fd_check) {
 			fds_warm = client_count_fds_settled();

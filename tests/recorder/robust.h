@@ -13,5 +13,6 @@ int case_capture_late(void);		/* test_late.c */
 int case_capture_released(void);	/* test_late.c */
 int case_background(void);		/* test_background.c */
 int case_map_destroyed_layer(void);	/* test_map_layer.c */
+int case_fork_stacks(void);		/* test_fork_stacks.c */
 
 #endif

@@ -20,6 +20,7 @@ static const struct test_case cases[] = {
 	{ "capture-released", case_capture_released },
 	{ "background", case_background },
 	{ "map-destroyed-layer", case_map_destroyed_layer },
+	{ "fork-stacks", case_fork_stacks },
 };
 
 int main(int argc, char **argv)

@@ -1,0 +1,54 @@
+/*
+ * The recorder's threads in a forked child (recorder/background.c,
+ * REC_THREAD_STACK): the client records as the forked child of a process
+ * with 6 more threads (client_fork.h), whose stacks glibc hands the child
+ * as cached, free stacks. None of the recorder's threads (the SCHED_BATCH
+ * ones) may run on one of them: with default-sized stacks the worker and
+ * the fence watcher did (2 of 3 checked), over what the parent's threads
+ * left there.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "robust.h"
+#include "testlib.h"
+
+int case_fork_stacks(void)
+{
+	char out[600], asan[512];
+	const char *opts = getenv("ASAN_OPTIONS");
+	/* LeakSanitizer's exit-time tracer in a forked child with LTTng-UST's threads: see test_lttng.sh */
+	const char *env[] = { out, asan, NULL };
+	const char *args[] = { "--small", "--frames", "8", "--fork-check", NULL };
+	struct test_client c;
+	struct test_log log;
+	const char *fact;
+	int in = -1, checked = -1, readable = -1;
+
+	mkdir(test_path("out"), 0755);
+	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
+	snprintf(asan, sizeof(asan), "ASAN_OPTIONS=%s%sdetect_leaks=0", opts ? opts : "", opts && *opts ? ":" : "");
+	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
+	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
+	if (!test_log_load(&log, test_path("log"))) {
+		test_client_finish(&c);
+		return 0;
+	}
+	fact = test_log_fact(&log, "fork-stacks");
+	CHECK(fact && sscanf(fact, "%d %d %d", &in, &checked, &readable) == 3, "no fork-stacks line in the log");
+	if (readable == 0) {
+		fprintf(stderr, "/proc/self/task/TID/syscall cannot be read here: skipped\n");
+		test_log_finish(&log);
+		test_client_finish(&c);
+		return TEST_SKIP;
+	}
+	fprintf(stderr, "%d of the recorder's %d threads checked run on a stack of the parent's threads\n", in,
+		checked);
+	CHECK(checked >= 2, "only %d of the recorder's threads could be checked (the worker and the fence watcher "
+		"at least)", checked);
+	CHECK(in == 0, "%d of the recorder's threads run on a stack of a thread of the parent process", in);
+	test_log_finish(&log);
+	test_client_finish(&c);
+	return 0;
+}
