@@ -15,23 +15,24 @@
 
 #define REC_WRITER_NICE 10
 /*
- * The stack of every thread of the recorder's own. Not the default (8 MiB
- * from RLIMIT_STACK): glibc keeps the stacks of finished threads in a cache
- * (40 MiB by default) and gives a new thread a cached stack of at least the
- * size it asks for and at most four times that. In a forked child (the
- * recorder under hwc-replay --hwc2, or in any host that forks) that cache
- * holds the stacks of the parent's threads, which do not run in the child
- * but whose memory others may still read (liblttng-ust's at exit): a
- * default-sized thread is handed one of them, and each default-sized stack
- * a finished thread returns can push the cache past its limit, and glibc
- * then unmaps cached stacks. A stack of 512 KiB is never handed an 8 MiB
- * one (more than four times as large) and adds 1/16 of a default stack to
- * the cache. What the threads use: 20 KiB at most (pages of each stack
- * touched by thread exit, bench-recorder --quick with pixels on: worker,
- * fence watcher, compression threads); no recursion, no array sized by
- * input; 512 KiB leaves the sanitizers' larger frames ample room.
+ * The stack of every thread of the recorder's own. Not the default (from
+ * RLIMIT_STACK: 8 MiB, or 2 MiB when that is unlimited): glibc keeps the
+ * stacks of finished threads in a cache (40 MiB by default) and gives a new
+ * thread a cached stack of at least the size it asks for and at most four
+ * times that. In a forked child (the recorder under hwc-replay --hwc2, or
+ * in any host that forks) that cache holds the stacks of the parent's
+ * threads, which do not run in the child but whose memory others may still
+ * read (liblttng-ust's at exit): a default-sized thread is handed one of
+ * them (tests: recorder-fork-stacks), and each default-sized stack a
+ * finished thread returns can push the cache past its limit, and glibc
+ * then unmaps cached stacks. A stack of 256 KiB is never handed one above
+ * 1 MiB, so neither default, and adds 1/32 of an 8 MiB stack to the cache.
+ * What the threads use: 20 KiB at most (pages of each stack touched by
+ * thread exit, bench-recorder --quick with pixels on: worker, fence
+ * watcher, compression threads); no recursion, no array sized by input;
+ * 256 KiB leaves the sanitizers' larger frames ample room.
  */
-#define REC_THREAD_STACK (512u << 10)
+#define REC_THREAD_STACK (256u << 10)
 
 void rec_thread_background(void)
 {
