@@ -2,8 +2,9 @@
  * The displays of a trace of several (replay_session.h): without
  * --display, a --profile or --device run shows the first display on the
  * run's target and each later one on a CRTC of its own (--device: on a
- * connected connector no earlier display drives); --hwc2 shows the first
- * on the module's first display. A display that gets no CRTC (or module
+ * connected connector no earlier display drives); --hwc2 shows each on
+ * a display of the module's own, in the order the trace's first show and
+ * the module hotplugged them. A display that gets no CRTC (or module
  * display) is reported, in the summary and the results' totals, and its
  * frames are skipped: never merged onto another display's.
  */
@@ -62,18 +63,18 @@ static struct replay_display_slot *open_slot(struct replay_session *s, const str
 	}
 	s->slot_count++;
 	replay_progress_end(&s->progress);
-	if (s->target_kind == REPLAY_TARGET_HWC2) {
-		hwct_error_set(&err, -ENOTSUP, s->target.arg, UINT64_MAX, "--hwc2 drives the module's first display "
-			"only (--display ID replays another one there)");
-	}
-	if (s->target_kind == REPLAY_TARGET_HWC2 ||
-		replay_target_open(&slot->target, s->target_kind, s->target.arg, &cfg, &err) < 0) {
+	if (replay_target_open(&slot->target, s->target_kind, s->target.arg, &cfg, &err) < 0) {
 		snprintf(slot->reason, sizeof(slot->reason), "%.*s", (int)sizeof(slot->reason) - 1, err.message);
 		replay_note(s->opts->quiet, "display %" PRIu64 ": not replayed, its frames skipped (never merged onto "
 			"another display's CRTC): %s", f->display, err.message);
 		return slot;
 	}
 	slot->has_crtc = true;
+	if (s->target_kind == REPLAY_TARGET_HWC2) {
+		replay_note(s->opts->quiet, "display %" PRIu64 ": shown on display %zu of %s (%" PRIu32 "x%" PRIu32 ")",
+			f->display, s->slot_count + 1, s->target.arg, slot->target.width, slot->target.height);
+		return slot;
+	}
 	replay_note(s->opts->quiet, "display %" PRIu64 ": %s on CRTC %" PRIu32 " (index %" PRIu32 ") of %s; "
 		"%" PRIu32 " plane(s) it could use left to the CRTC(s) of earlier displays, which can use them too",
 		f->display, s->target_kind == REPLAY_TARGET_PROFILE ? "planned" : "shown", slot->target.board->crtc_id,

@@ -30,7 +30,7 @@
 #define REPLAY_MAX_DISPLAYS 16	/* displays of a trace replayed on their own CRTC (--profile, --device) */
 #define REPLAY_MAX_DISPLAYS_TEXT "16"
 
-/* A display of the trace after the first (--profile, --device): its own CRTC, or none. */
+/* A display of the trace after the first (--profile, --device, --hwc2): its own CRTC or module display, or none. */
 struct replay_display_slot {
 	uint64_t display;		/* hwc2_display_t */
 	struct replay_target target;	/* open when has_crtc */

@@ -4,7 +4,9 @@
  * compositor; with --no-pixels there is none, buffers are handed over
  * unwritten and frames have no checksum. hwcomposer.kms.so is asked to read
  * frames back through the writeback connector, so its checksums are the
- * device's. The planner options do not apply: the module decides.
+ * device's. The planner options do not apply: the module decides. A
+ * trace's later displays (replay_displays.c: crtc_slot N, the first
+ * display's target in first) are driven on the module's (N+1)-th display.
  */
 #include <errno.h>
 #include <string.h>
@@ -26,6 +28,16 @@ int replay_target_hwc2_open(struct replay_target *t, const char *arg, const stru
 
 	if (!arg) {
 		return hwct_error_set(err, -EINVAL, "--hwc2", UINT64_MAX, "needs the path of an HWC2 module");
+	}
+	if (cfg->first && cfg->crtc_slot > 0) {	/* a later display of the trace: the module's next display */
+		t->backend = backend_hwc2_create_display(cfg->first->backend, cfg->crtc_slot, arg, err);
+		if (!t->backend) {
+			return err && err->code ? err->code : -ENODEV;
+		}
+		backend_hwc2_mode(t->backend, &t->width, &t->height, &t->vsync_period_ns);
+		t->default_timing = REPLAY_TIMING_VSYNC;
+		t->module_decides = true;
+		return 0;
 	}
 	if (cfg->hwc2_call_log) {
 		ret = backend_watch_log_open(cfg->hwc2_call_log);

@@ -565,6 +565,35 @@ struct backend *backend_hwc2_create(const struct backend_hwc2_options *opts, str
 	return &h->base;
 }
 
+struct backend *backend_hwc2_create_display(struct backend *first, size_t index, const char *path,
+	struct hwct_error *err)
+{
+	struct hwc2_backend *owner = from_base(first);
+	struct hwc2_backend *h = calloc(1, sizeof(*h));
+	int ret;
+
+	if (!h) {
+		hwct_error_set(err, -ENOMEM, path, UINT64_MAX, "out of memory");
+		return NULL;
+	}
+	h->base.impl = &hwc2_impl;
+	h->compositor = owner->compositor;
+	h->pending_present = -1;
+	for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
+		h->targets[i] = (struct hwc2_buffer){ .fd = -1, .release_fence = -1 };
+	}
+	hwc2_alloc_open(&h->alloc, NULL);
+	ret = hwc2_module_open_display(&h->module, &owner->module, index, path, err);
+	if (ret < 0) {
+		hwc2_destroy(&h->base);
+		return NULL;
+	}
+	h->end_close = owner->end_close;
+	choose_target_format(h);
+	hwc2_module_power_on(&h->module);
+	return &h->base;
+}
+
 void backend_hwc2_mode(const struct backend *b, uint32_t *width, uint32_t *height, int64_t *vsync_period_ns)
 {
 	const struct hwc2_backend *h = (const struct hwc2_backend *)(const void *)b;

@@ -28,6 +28,7 @@
 #ifndef HWCT_BACKEND_HWC2_H
 #define HWCT_BACKEND_HWC2_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <hwct/error.h>
@@ -49,6 +50,19 @@ struct backend_hwc2_options {
  * -ENODEV its open failed or no display came).
  */
 struct backend *backend_hwc2_create(const struct backend_hwc2_options *opts, struct hwct_error *err);
+
+/*
+ * Another display of the module that first (an hwc2 backend, which must
+ * outlive the result) drives: the index-th it hotplugged as connected (1
+ * the second), powered on, with its own layers, buffers and client
+ * targets, ended as first is (options.end_close) but never closing the
+ * device, and without readback (hwcomposer.kms.so's writeback serves its
+ * first display). Returns the backend, or NULL with err (-ENODEV: the
+ * module has no such display, err says which it has; path names the
+ * module in it).
+ */
+struct backend *backend_hwc2_create_display(struct backend *first, size_t index, const char *path,
+	struct hwct_error *err);
 
 /* The display's active mode and vsync period (0 unknown) of b, an hwc2 backend. */
 void backend_hwc2_mode(const struct backend *b, uint32_t *width, uint32_t *height, int64_t *vsync_period_ns);

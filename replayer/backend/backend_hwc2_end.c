@@ -69,13 +69,17 @@ static void drop_release_fences(struct hwc2_module *m)
 void hwc2_end_android(struct hwc2_backend *h)
 {
 	struct hwc2_module *m = &h->module;
+	struct hwc2_module *cb = m->owner ? m->owner : m;	/* the callbacks' data */
 	uint32_t types = 0, requests = 0;
 	int32_t ret, fence = -1;
 
-	HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_HOTPLUG, m, NULL);
-	HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_REFRESH, m, NULL);
-	HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_VSYNC, m, NULL);
-	backend_watch_leave();
+	if (!cb->callbacks_off) {	/* by the first display ended: the later ones', before the first's */
+		cb->callbacks_off = true;
+		HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_HOTPLUG, cb, NULL);
+		HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_REFRESH, cb, NULL);
+		HWC2_FN(m, register_callback)(m->dev, HWC2_CALLBACK_VSYNC, cb, NULL);
+		backend_watch_leave();
+	}
 	hwc2_layers_clear(h);
 	ret = HWC2_FN(m, validate_display)(m->dev, m->display, &types, &requests);
 	if (ret == HWC2_ERROR_NONE || ret == HWC2_ERROR_HAS_CHANGES) {

@@ -26,12 +26,19 @@ static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_
 {
 	struct hwc2_module *m = data;
 
+	size_t i;
+
 	pthread_mutex_lock(&m->lock);
 	m->hotplugs++;
 	if (connection == HWC2_CONNECTION_CONNECTED && !m->has_display) {
 		m->has_display = true;
 		m->display = display;
 		pthread_cond_broadcast(&m->hotplugged);
+	}
+	for (i = 0; i < m->display_count && m->displays[i] != display; i++) {
+	}
+	if (connection == HWC2_CONNECTION_CONNECTED && i == m->display_count && i < HWC2_MAX_DISPLAYS) {
+		m->displays[m->display_count++] = display;
 	}
 	pthread_mutex_unlock(&m->lock);
 }
@@ -174,6 +181,41 @@ int hwc2_module_open(struct hwc2_module *m, const char *path, struct hwct_error 
 	return ret;
 }
 
+int hwc2_module_open_display(struct hwc2_module *m, struct hwc2_module *owner, size_t index, const char *path,
+	struct hwct_error *err)
+{
+	hwc2_display_t displays[HWC2_MAX_DISPLAYS];
+	char ids[HWC2_MAX_DISPLAYS * 21 + 1] = "";
+	size_t count;
+	int ret;
+
+	memset(m, 0, sizeof(*m));
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_cond_init(&m->hotplugged, NULL);
+	pthread_mutex_lock(&owner->lock);
+	count = owner->display_count;
+	memcpy(displays, owner->displays, sizeof(displays));
+	pthread_mutex_unlock(&owner->lock);
+	if (index >= count) {
+		for (size_t i = 0; i < count; i++) {
+			size_t used = strlen(ids);
+
+			snprintf(ids + used, sizeof(ids) - used, "%s%" PRIu64, i ? ", " : "", (uint64_t)displays[i]);
+		}
+		return hwct_error_set(err, -ENODEV, path, UINT64_MAX, "no display left for it: the module hotplugged "
+			"%zu (%s), which show the trace's earlier displays", count, ids);
+	}
+	m->owner = owner;
+	m->dev = owner->dev;
+	m->fn = owner->fn;
+	m->has_display = true;
+	m->display = displays[index];
+	ret = read_display(m, path, err);
+	backend_watch_leave();
+	m->ready = ret == 0;
+	return ret;
+}
+
 void hwc2_module_power_on(struct hwc2_module *m)
 {
 	HWC2_FN(m, set_power_mode)(m->dev, m->display, HWC2_POWER_MODE_ON);
@@ -189,6 +231,9 @@ void hwc2_module_close(struct hwc2_module *m)
 		if (m->fn.set_vsync_enabled) {
 			HWC2_FN(m, set_vsync_enabled)(m->dev, m->display, HWC2_VSYNC_DISABLE);
 		}
+		backend_watch_leave();
+	}
+	if (m->dev && !m->owner) {
 		backend_watch_enter("close");
 		m->dev->common.close(&m->dev->common);
 		backend_watch_leave();

@@ -30,16 +30,28 @@
  */
 #define HWC2_FN(m, field) (backend_watch_enter(#field), (m)->fn.field)
 
-/* The module, opened as libhardware and the HIDL passthrough open it. */
+#define HWC2_MAX_DISPLAYS 16	/* connected displays of a module kept track of */
+
+/*
+ * The module, opened as libhardware and the HIDL passthrough open it, as
+ * seen by one backend: the first display's owns it (loaded, opened, the
+ * callbacks registered with it as their data); another display's is a
+ * borrowed copy (hwc2_module_open_display) with that display, its mode and
+ * dl NULL.
+ */
 struct hwc2_module {
-	void *dl;
+	void *dl;			/* NULL in a borrowed copy */
+	struct hwc2_module *owner;	/* a borrowed copy's (the first display's); NULL in the owner */
+	bool callbacks_off;		/* the owner's: unregistered at the end (hwc2_end_android) */
 	hwc2_device_t *dev;
 	struct hwct_hwc2_fns fn;	/* the replayer's functions (hwc2_load.h: up to OPTIONAL) */
 	hwct_hwc2_kms_last_frame_fn last_frame;	/* hwcomposer.kms's readback export, or NULL */
 	pthread_mutex_t lock;		/* guards what the callbacks write */
 	pthread_cond_t hotplugged;
 	bool has_display;
-	hwc2_display_t display;		/* the first display hotplugged as connected */
+	hwc2_display_t display;		/* the first display hotplugged as connected; a copy's own */
+	hwc2_display_t displays[HWC2_MAX_DISPLAYS];	/* every display hotplugged as connected, in order */
+	size_t display_count;
 	bool ready;			/* opened: every required function, a display, its mode */
 	uint64_t hotplugs, refreshes, vsyncs;
 	uint32_t width, height;		/* the active config */
@@ -53,10 +65,22 @@ struct hwc2_module {
  */
 int hwc2_module_open(struct hwc2_module *m, const char *path, struct hwct_error *err);
 
+/*
+ * Makes m (zeroed by the call) a borrowed copy of owner, an open module, for
+ * the index-th display it hotplugged as connected (0 is owner's own), and
+ * reads that display's active config. owner must outlive m. Returns 0, or
+ * -ENODEV with err saying which displays the module has.
+ */
+int hwc2_module_open_display(struct hwc2_module *m, struct hwc2_module *owner, size_t index, const char *path,
+	struct hwct_error *err);
+
 /* Switches the display on as SurfaceFlinger does at boot (power, vsync). */
 void hwc2_module_power_on(struct hwc2_module *m);
 
-/* Closes the device and unloads the module. m may be zeroed. */
+/*
+ * Closes the device and unloads the module; a borrowed copy only has its
+ * display's vsync switched off. m may be zeroed.
+ */
 void hwc2_module_close(struct hwc2_module *m);
 
 #define HWC2_KEY_RETIRED UINT64_MAX	/* replaced under its key while a layer still showed it */

@@ -10,8 +10,11 @@ hotplugs and Display records of the physical ones and the
 createVirtualDisplay call of the virtual one, with a Display record of its
 size made from that call; `hwc-replay --profile` on a
 real board with three CRTCs (BOARD) must replay every frame of every
-display, each display on a CRTC of its own; `hwc-replay --hwc2` (one
-module display) replays the first and reports the others, never merged.
+display, each display on a CRTC of its own; `hwc-replay --hwc2` replays
+each on a display of the module's own: with one module display the first
+and the others reported, never merged; with two (FAKE_HWC2_MODE=displays,
+recorded by libhwc-record.so around it) both physical displays, each on
+the module's display of the same id, and the virtual one reported.
 """
 import json
 import os
@@ -21,6 +24,44 @@ import tempfile
 
 FRAMES = 6
 HWC2_CALLBACK_HOTPLUG = 1
+
+
+def hwc2_replay(hwc_replay, recorder, fake, hwc_trace, trace, d, shown):
+    """--hwc2: each display of the trace on a display of the module's own, in order; the rest reported."""
+    results = os.path.join(d, "hwc2.json")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HWCT_", "FAKE_HWC2"))}
+    order = sorted(shown)   # the client presents on its displays in id order, the virtual one last
+    # a module of one display: the first display replayed, the others reported, never merged onto it
+    subprocess.run([hwc_replay, trace, "--hwc2", fake, "--no-pixels", "--quiet", "--timing", "fast",
+                    "--results", results], check=True, env=env)
+    r = json.load(open(results))
+    first = r["frames"][0]["display"]
+    assert first == order[0] and {f["display"] for f in r["frames"]} == {first}, [f["display"] for f in r["frames"]]
+    skipped = {t["display"]: t["skipped_frames"] for t in r["totals"]["displays"] if t["display"] != first}
+    assert skipped == {i: FRAMES for i in shown if i != first}, r["totals"]["displays"]
+    reasons = {t["skipped_reason"] for t in r["totals"]["displays"] if t["display"] != first}
+    assert reasons == {"%s: no display left for it: the module hotplugged 1 (%d), which show the trace's "
+                       "earlier displays" % (fake, first)}, reasons
+
+    # a module of two displays (FAKE_HWC2_MODE=displays), recorded by libhwc-record.so around it: both
+    # physical displays replayed, each on its own module display, and the virtual one reported
+    env.update(FAKE_HWC2_MODE="displays", HWCT_REAL_MODULE=fake, HWCT_OUTPUT=os.path.join(d, "hwc2.zst"))
+    subprocess.run([hwc_replay, trace, "--hwc2", recorder, "--no-pixels", "--quiet", "--timing", "fast",
+                    "--results", results], check=True, env=env)
+    r = json.load(open(results))
+    physical = [i for i in order if shown[i][0] == "physical"]
+    virtual = [i for i in order if shown[i][0] == "virtual"]
+    replayed = {t["display"]: (t["frames"], t["skipped_frames"]) for t in r["totals"]["displays"]}
+    want = {i: (FRAMES, 0) for i in physical}
+    want.update({i: (0, FRAMES) for i in virtual})
+    assert replayed == want, replayed
+    assert [f["display"] for f in r["frames"]][:2 * len(physical)] == physical * 2, [f["display"] for f in r["frames"]]
+    # what the module was given: every frame on the display of the same size, and the end's empty frame
+    stats = json.loads(subprocess.run([hwc_trace, "stats", env["HWCT_OUTPUT"], "--json"], check=True,
+                                      capture_output=True, text=True).stdout)
+    given = {s["id"]: s["frames"] for s in stats["displays"]}
+    assert given == {i: FRAMES + 1 for i in physical}, "the module presented %s, the trace's physical displays " \
+        "are %s" % (given, physical)
 
 
 def main():
@@ -85,15 +126,7 @@ def main():
             assert replayed == recorded, "%s: replayed %s, recorded %s" % (way, replayed, recorded)
             assert None not in crtcs and len(set(crtcs)) == len(crtcs), "%s: CRTCs %s" % (way, crtcs)
             if way == "hal":
-                # --hwc2 drives the module's first display: the others are reported, never merged onto it
-                env2 = {k: v for k, v in os.environ.items() if not k.startswith(("HWCT_", "FAKE_HWC2"))}
-                subprocess.run([hwc_replay, trace, "--hwc2", fake, "--no-pixels", "--quiet", "--timing", "fast",
-                                "--results", results], check=True, env=env2)
-                r = json.load(open(results))
-                first = r["frames"][0]["display"]
-                assert {f["display"] for f in r["frames"]} == {first}, [f["display"] for f in r["frames"]]
-                skipped = {t["display"]: t["skipped_frames"] for t in r["totals"]["displays"] if t["display"] != first}
-                assert skipped == {i: FRAMES for i in shown if i != first}, r["totals"]["displays"]
+                hwc2_replay(hwc_replay, recorder, fake, hwc_trace, trace, d, shown)
             print("%s: displays %s recorded with %d frames each, replayed on CRTCs %s" % (
                 way, sorted(shown), FRAMES, crtcs))
 
