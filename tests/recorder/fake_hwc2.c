@@ -85,13 +85,13 @@ struct fake_screen {
 struct fake_device {
 	hwc2_device_t base;		/* first: the device pointer is ours */
 	uint32_t magic;
-	pthread_mutex_t lock;
+	pthread_mutex_t lock;		/* guards vsync and vsync_data, a pair */
 	HWC2_PFN_HOTPLUG hotplug;
 	hwc2_callback_data_t hotplug_data;
 	HWC2_PFN_REFRESH refresh;
 	hwc2_callback_data_t refresh_data;
-	_Atomic(HWC2_PFN_VSYNC) vsync;
-	_Atomic(hwc2_callback_data_t) vsync_data;
+	HWC2_PFN_VSYNC vsync;
+	hwc2_callback_data_t vsync_data;
 	pthread_t vsync_thread;
 	atomic_bool vsync_on;
 	bool vsync_running;
@@ -199,13 +199,22 @@ static void *vsync_main(void *data)
 
 	while (atomic_load(&d->vsync_on)) {
 		struct timespec now;
-		HWC2_PFN_VSYNC fn = atomic_load(&d->vsync);
+		hwc2_callback_data_t fn_data;
+		HWC2_PFN_VSYNC fn;
 
 		nanosleep(&period, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &now);
+		/*
+		 * The function and its data are taken together, after the sleep:
+		 * a pair of one registration, never one's function with the data
+		 * of a later one (a client unregistering passes its own data).
+		 */
+		pthread_mutex_lock(&d->lock);
+		fn = d->vsync;
+		fn_data = d->vsync_data;
+		pthread_mutex_unlock(&d->lock);
 		if (fn && atomic_load(&d->vsync_on)) {
-			fn(atomic_load(&d->vsync_data), FAKE_DISPLAY,
-				(int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+			fn(fn_data, FAKE_DISPLAY, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
 		}
 	}
 	return NULL;
@@ -233,8 +242,10 @@ static int32_t register_callback(hwc2_device_t *device, int32_t descriptor,
 		d->refresh_data = data;
 		return HWC2_ERROR_NONE;
 	case HWC2_CALLBACK_VSYNC:
-		atomic_store(&d->vsync_data, data);
-		atomic_store(&d->vsync, (HWC2_PFN_VSYNC)pointer);
+		pthread_mutex_lock(&d->lock);
+		d->vsync_data = data;
+		d->vsync = (HWC2_PFN_VSYNC)pointer;
+		pthread_mutex_unlock(&d->lock);
 		return HWC2_ERROR_NONE;
 	default:
 		return HWC2_ERROR_UNSUPPORTED;
