@@ -49,9 +49,14 @@
 #define DRM_FORMAT_YVU420 fourcc_code('Y', 'V', '1', '2')
 #define DRM_FORMAT_YUYV fourcc_code('Y', 'U', 'Y', 'V')
 
-/* Modifiers: vendor NONE, value 0 (linear), and the reserved "implicit" one. */
+/*
+ * Modifiers: the vendor in the top 8 bits, its value below. NONE's value 0
+ * (linear), the reserved "implicit" one, and Intel's X-tiling (a layout the
+ * CPU compositors refuse).
+ */
 #define DRM_FORMAT_MOD_LINEAR 0ull
 #define DRM_FORMAT_MOD_INVALID 0x00ffffffffffffffull
+#define I915_FORMAT_MOD_X_TILED ((0x01ull << 56) | 1)
 #endif
 
 #endif
