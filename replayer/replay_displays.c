@@ -66,7 +66,8 @@ static struct replay_display_slot *open_slot(struct replay_session *s, const str
 	if (replay_target_open(&slot->target, s->target_kind, s->target.arg, &cfg, &err) < 0) {
 		snprintf(slot->reason, sizeof(slot->reason), "%.*s", (int)sizeof(slot->reason) - 1, err.message);
 		replay_note(s->opts->quiet, "display %" PRIu64 ": not replayed, its frames skipped (never merged onto "
-			"another display's CRTC): %s", f->display, err.message);
+			"another display's %s): %s", f->display,
+			s->target_kind == REPLAY_TARGET_HWC2 ? "module display" : "CRTC", err.message);
 		return slot;
 	}
 	slot->has_crtc = true;
