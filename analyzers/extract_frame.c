@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <json-c/json.h>
 
 #include <hardware/hwcomposer2.h>
@@ -18,6 +17,7 @@
 #include <hwct/frame.h>
 #include <hwct/hwc2_names.h>
 
+#include "fourcc.h"
 #include "json_int.h"
 #include "compositor.h"
 #include "extract.h"

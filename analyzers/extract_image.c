@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <png.h>
 
 #include "extract.h"
+#include "fourcc.h"
 #include "yuv.h"
 
 const char *extract_fourcc_name(uint32_t fourcc, char buf[5])

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <png.h>
 
+#include "fourcc.h"
 #include "replay_png.h"
 
 int replay_png_write(FILE *f, const struct comp_target *img)

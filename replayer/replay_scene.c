@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
+#include "fourcc.h"
 #include "frame_scene.h"
 #include "replay_scene.h"
 

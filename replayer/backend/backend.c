@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "backend.h"
+#include "fourcc.h"
 
 int backend_present(struct backend *b, const struct scene *scene, bool want_image,
 	struct backend_result *out)

@@ -8,12 +8,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fourcc.h"
 #include <hwct/hwc2_names.h>
 
 #include "backend_hwc2_private.h"
 #include "compositor.h"
 #include "fence_wait.h"
+#include "fourcc.h"
 
 #define POOL_AGE_FRAMES 120	/* an unused buffer is freed after this many presents */
 

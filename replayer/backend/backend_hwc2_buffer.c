@@ -17,12 +17,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fourcc.h"
 #include <linux/dma-buf.h>
 
 #include "hwct_config.h"
 #include "backend_hwc2_private.h"
 #include "fence_wait.h"
+#include "fourcc.h"
 
 #if HWCT_HAVE_GBM
 #include <gbm.h>

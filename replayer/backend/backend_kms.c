@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "backend_kms.h"
@@ -21,6 +20,7 @@
 #include "device.h"
 #include "fb.h"
 #include "fence_wait.h"
+#include "fourcc.h"
 #include "readback.h"
 
 #define CLIENT_TARGETS 3	/* rotated, so that composing never writes the buffer on screen */

@@ -9,11 +9,11 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
 #include "compositor_impls.h"
 #include "format.h"
+#include "fourcc.h"
 #include "gl.h"
 #include "layer.h"
 

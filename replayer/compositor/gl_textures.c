@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <GLES2/gl2.h>
 #include <GLES2/gl2ext.h>
 
 #include "format.h"
+#include "fourcc.h"
 #include "gl.h"
 
 struct entry {

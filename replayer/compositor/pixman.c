@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 #include <pixman.h>
 
 #include "compositor_impls.h"
 #include "format.h"
+#include "fourcc.h"
 #include "layer.h"
 #include "yuv.h"
 

@@ -25,9 +25,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
+#include "fourcc.h"
 #include "testlib.h"
 
 #define MAX_DIFF 8

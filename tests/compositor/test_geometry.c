@@ -9,10 +9,10 @@
  */
 #include <math.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 #include <system/graphics.h>
 
+#include "fourcc.h"
 #include "testlib.h"
 
 static uint32_t distinct(uint32_t i, uint32_t j)

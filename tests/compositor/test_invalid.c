@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
+#include "fourcc.h"
 #include "testlib.h"
 
 struct invalid_input {

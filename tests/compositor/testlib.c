@@ -2,9 +2,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "fourcc.h"
 #include <hardware/hwcomposer2.h>
 
+#include "fourcc.h"
 #include "testlib.h"
 
 int test_main(int argc, char **argv, const struct test_case *cases, size_t count)
