@@ -21,6 +21,7 @@
 #include "backend_hwc2_private.h"
 
 #define HOTPLUG_WAIT_MS 2000
+#define LATER_HOTPLUG_WAIT_MS 1000	/* for a display after the first, once per display of the trace */
 
 static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_t connection)
 {
@@ -39,6 +40,7 @@ static void on_hotplug(hwc2_callback_data_t data, hwc2_display_t display, int32_
 	}
 	if (connection == HWC2_CONNECTION_CONNECTED && i == m->display_count && i < HWC2_MAX_DISPLAYS) {
 		m->displays[m->display_count++] = display;
+		pthread_cond_broadcast(&m->hotplugged);
 	}
 	pthread_mutex_unlock(&m->lock);
 }
@@ -186,13 +188,22 @@ int hwc2_module_open_display(struct hwc2_module *m, struct hwc2_module *owner, s
 {
 	hwc2_display_t displays[HWC2_MAX_DISPLAYS];
 	char ids[HWC2_MAX_DISPLAYS * 21 + 1] = "";
+	struct timespec until;
 	size_t count;
 	int ret;
 
 	memset(m, 0, sizeof(*m));
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->hotplugged, NULL);
+	/* a module may hotplug its other displays from a thread of its own, a little later */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += LATER_HOTPLUG_WAIT_MS * 1000000L;
+	until.tv_sec += until.tv_nsec / 1000000000L;
+	until.tv_nsec %= 1000000000L;
 	pthread_mutex_lock(&owner->lock);
+	while (owner->display_count <= index && !owner->callbacks_off &&
+		pthread_cond_timedwait(&owner->hotplugged, &owner->lock, &until) == 0) {
+	}
 	count = owner->display_count;
 	memcpy(displays, owner->displays, sizeof(displays));
 	pthread_mutex_unlock(&owner->lock);

@@ -45,15 +45,15 @@ def hwc2_replay(hwc_replay, recorder, fake, hwc_trace, trace, d, shown):
 
     # a module of two displays (FAKE_HWC2_MODE=displays), recorded by libhwc-record.so around it: both
     # physical displays replayed, each on its own module display, and the virtual one reported
+    physical = [i for i in order if shown[i][0] == "physical"]
+    virtual = [i for i in order if shown[i][0] == "virtual"]
+    want = {i: (FRAMES, 0) for i in physical}
+    want.update({i: (0, FRAMES) for i in virtual})
     env.update(FAKE_HWC2_MODE="displays", HWCT_REAL_MODULE=fake, HWCT_OUTPUT=os.path.join(d, "hwc2.zst"))
     subprocess.run([hwc_replay, trace, "--hwc2", recorder, "--no-pixels", "--quiet", "--timing", "fast",
                     "--results", results], check=True, env=env)
     r = json.load(open(results))
-    physical = [i for i in order if shown[i][0] == "physical"]
-    virtual = [i for i in order if shown[i][0] == "virtual"]
     replayed = {t["display"]: (t["frames"], t["skipped_frames"]) for t in r["totals"]["displays"]}
-    want = {i: (FRAMES, 0) for i in physical}
-    want.update({i: (0, FRAMES) for i in virtual})
     assert replayed == want, replayed
     assert [f["display"] for f in r["frames"]][:2 * len(physical)] == physical * 2, [f["display"] for f in r["frames"]]
     # what the module was given: every frame on the display of the same size, and the end's empty frame
@@ -62,6 +62,16 @@ def hwc2_replay(hwc_replay, recorder, fake, hwc_trace, trace, d, shown):
     given = {s["id"]: s["frames"] for s in stats["displays"]}
     assert given == {i: FRAMES + 1 for i in physical}, "the module presented %s, the trace's physical displays " \
         "are %s" % (given, physical)
+
+    # the second display hotplugged by a thread of the module's 300 ms after registerCallback, after the
+    # replay looked for it (but under load): still found, the replayer waits up to 1 s for it
+    env = {k: v for k, v in env.items() if not k.startswith("HWCT_")}
+    env.update(FAKE_HWC2_MODE="displays,late-hotplug")
+    subprocess.run([hwc_replay, trace, "--hwc2", fake, "--no-pixels", "--quiet", "--timing", "fast",
+                    "--results", results], check=True, env=env)
+    r = json.load(open(results))
+    replayed = {t["display"]: (t["frames"], t["skipped_frames"]) for t in r["totals"]["displays"]}
+    assert replayed == want, "late hotplug: %s" % replayed
 
 
 def main():

@@ -28,7 +28,9 @@
  * rule and display size.
  * "displays" adds a second physical display (FAKE_DISPLAY_2, hotplugged
  * right after the first) and one virtual display (createVirtualDisplay):
- * each display validates and presents its own layers.
+ * each display validates and presents its own layers. With "late-hotplug"
+ * too, the second display is hotplugged from a thread of the module's
+ * FAKE_LATE_HOTPLUG_MS after registerCallback instead.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,13 +87,15 @@ struct fake_screen {
 struct fake_device {
 	hwc2_device_t base;		/* first: the device pointer is ours */
 	uint32_t magic;
-	pthread_mutex_t lock;		/* guards vsync and vsync_data, a pair */
+	pthread_mutex_t lock;		/* guards the pairs hotplug, hotplug_data and vsync, vsync_data */
 	HWC2_PFN_HOTPLUG hotplug;
 	hwc2_callback_data_t hotplug_data;
 	HWC2_PFN_REFRESH refresh;
 	hwc2_callback_data_t refresh_data;
 	HWC2_PFN_VSYNC vsync;
 	hwc2_callback_data_t vsync_data;
+	pthread_t hotplug_thread;	/* late-hotplug's */
+	bool hotplug_running;
 	pthread_t vsync_thread;
 	atomic_bool vsync_on;
 	bool vsync_running;
@@ -106,7 +110,7 @@ struct fake_device {
 	hwc2_layer_t release_layers[MAX_LAYERS];
 	hwc2_display_t release_displays[MAX_LAYERS];
 	int release_count;
-	bool errors, null_functions, null_present, displays;	/* FAKE_HWC2_MODE */
+	bool errors, null_functions, null_present, displays, late_hotplug;	/* FAKE_HWC2_MODE */
 	struct fake_rules rules;	/* FAKE_HWC2_RULES, FAKE_HWC2_SIZE */
 	unsigned validates, buffers, cursors;	/* calls so far, for "errors" */
 };
@@ -192,6 +196,27 @@ static bool fd_valid(int fd)
 
 /* ----------------------------------------------------------- callbacks */
 
+#define FAKE_LATE_HOTPLUG_MS 300
+
+/* late-hotplug: the second display, from this thread, a while after registerCallback. */
+static void *late_hotplug_main(void *data)
+{
+	struct fake_device *d = data;
+	struct timespec delay = { 0, FAKE_LATE_HOTPLUG_MS * 1000000L };
+	hwc2_callback_data_t fn_data;
+	HWC2_PFN_HOTPLUG fn;
+
+	nanosleep(&delay, NULL);
+	pthread_mutex_lock(&d->lock);
+	fn = d->hotplug;
+	fn_data = d->hotplug_data;
+	pthread_mutex_unlock(&d->lock);
+	if (fn) {
+		fn(fn_data, FAKE_DISPLAY_2, HWC2_CONNECTION_CONNECTED);
+	}
+	return NULL;
+}
+
 static void *vsync_main(void *data)
 {
 	struct fake_device *d = data;
@@ -227,13 +252,17 @@ static int32_t register_callback(hwc2_device_t *device, int32_t descriptor,
 
 	switch (descriptor) {
 	case HWC2_CALLBACK_HOTPLUG:
+		pthread_mutex_lock(&d->lock);
 		d->hotplug = (HWC2_PFN_HOTPLUG)pointer;
 		d->hotplug_data = data;
+		pthread_mutex_unlock(&d->lock);
 		/* like drm_hwcomposer: the primary display is announced right away */
 		if (d->hotplug) {
 			d->hotplug(data, FAKE_DISPLAY, HWC2_CONNECTION_CONNECTED);
 		}
-		if (d->hotplug && d->displays) {
+		if (d->hotplug && d->displays && d->late_hotplug && !d->hotplug_running) {
+			d->hotplug_running = pthread_create(&d->hotplug_thread, NULL, late_hotplug_main, d) == 0;
+		} else if (d->hotplug && d->displays && !d->late_hotplug) {
 			d->hotplug(data, FAKE_DISPLAY_2, HWC2_CONNECTION_CONNECTED);
 		}
 		return HWC2_ERROR_NONE;
@@ -1035,6 +1064,9 @@ static int device_close(struct hw_device_t *hw)
 	struct fake_device *d = dev_of((hwc2_device_t *)hw);
 
 	fake_fault_point("close");
+	if (d->hotplug_running) {
+		pthread_join(d->hotplug_thread, NULL);
+	}
 	vsync_stop(d);
 	signal_all(d);
 	fake_signaller_stop(&d->signaller);	/* signals what is pending, joined before the fds and d go */
@@ -1078,6 +1110,7 @@ static int module_open(const struct hw_module_t *module, const char *id, struct 
 	d->null_functions = has_word(mode, "null-functions");
 	d->null_present = has_word(mode, "null-present");
 	d->displays = has_word(mode, "displays");
+	d->late_hotplug = has_word(mode, "late-hotplug");
 	d->screens[0] = (struct fake_screen){ .used = true, .id = FAKE_DISPLAY, .name = FAKE_NAME };
 	if (d->displays) {
 		d->screens[1] = (struct fake_screen){ .used = true, .id = FAKE_DISPLAY_2, .width = FAKE_WIDTH_2,
