@@ -10,9 +10,8 @@
 #include "tp.h"
 
 #define WAIT_STEP_NS 100000		/* 100 us between looks at the worker's progress */
-#define WAKE_QUEUED 256			/* wake a sleeping worker past this many events */
 
-uint64_t rec_now_ns(void)
+REC_HOT uint64_t rec_now_ns(void)
 {
 	struct timespec ts;
 
@@ -22,7 +21,27 @@ uint64_t rec_now_ns(void)
 
 /* ------------------------------------------------------------------ calls */
 
-hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device, int32_t function,
+REC_HOT void rec_inflight_enter(struct recorder *r, struct rec_call *c)
+{
+	/* the thread's pool counts the call on a line only its thread writes */
+	c->pool = rec_event_pool_self();
+	if (c->pool) {
+		rec_event_pool_enter(c->pool);
+	} else {
+		atomic_fetch_add(&r->inflight, 1);
+	}
+}
+
+REC_HOT void rec_inflight_leave(struct recorder *r, struct rec_call *c)
+{
+	if (c->pool) {
+		rec_event_pool_leave(c->pool);
+	} else {
+		atomic_fetch_sub(&r->inflight, 1);
+	}
+}
+
+REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device, int32_t function,
 	unsigned nargs)
 {
 	struct rec_device *d = rec_device_lookup(device);
@@ -38,6 +57,8 @@ hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device
 	c->display = c->layer = 0;
 	c->t_enter = 0;
 	c->tracing = false;
+	c->pool = NULL;
+	c->wake = false;
 	if (!d || !r) {
 		return NULL;
 	}
@@ -46,10 +67,10 @@ hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device
 		return NULL;
 	}
 	c->tracing = rec_tp_call_enabled();
-	if (atomic_load(&r->recording)) {
-		atomic_fetch_add(&r->inflight, 1);
-		if (atomic_load(&r->recording) && atomic_load(&r->queued) < REC_MAX_QUEUED_EVENTS) {
-			c->ev = rec_event_new(REC_EV_CALL, function, nargs);
+	if (atomic_load_explicit(&r->recording, memory_order_relaxed)) {
+		rec_inflight_enter(r, c);
+		if (atomic_load(&r->recording)) {
+			c->ev = rec_event_take(c->pool, REC_EV_CALL, function, nargs, &c->wake);
 		}
 		if (c->ev) {
 			c->keep = true;
@@ -57,7 +78,7 @@ hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device
 			if (atomic_load(&r->recording)) {
 				atomic_fetch_add(&r->events_dropped, 1);
 			}
-			atomic_fetch_sub(&r->inflight, 1);
+			rec_inflight_leave(r, c);
 		}
 	}
 	if (!c->ev && (c->tracing || rec_track_wants(function))) {
@@ -67,7 +88,7 @@ hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device
 	return fn;
 }
 
-void rec_call_enter(struct rec_call *c)
+REC_HOT void rec_call_enter(struct rec_call *c)
 {
 	if (c->has_display && c->rec) {
 		struct rec_display_slot *s = rec_display_slot(c->rec, c->display);
@@ -85,7 +106,7 @@ void rec_call_enter(struct rec_call *c)
 	c->t_enter = rec_now_ns();
 }
 
-void rec_call_exit(struct rec_call *c, int32_t error)
+REC_HOT void rec_call_exit(struct rec_call *c, int32_t error)
 {
 	uint64_t now = rec_now_ns();
 
@@ -93,7 +114,7 @@ void rec_call_exit(struct rec_call *c, int32_t error)
 		c->ev->t_enter = c->t_enter;
 		c->ev->t_exit = now;
 		c->ev->error = error;
-		c->ev->tid = rec_tid();
+		c->ev->tid = c->pool ? rec_event_pool_tid(c->pool) : rec_tid();
 		c->ev->has_display = c->has_display;
 		c->ev->display = c->display;
 		c->ev->has_layer = c->has_layer;
@@ -141,7 +162,7 @@ static bool capture_wait(struct recorder *r, struct rec_display_slot *s, uint64_
 static void capture_release_wait(struct rec_call *c);
 
 /* Capture tickets and the release wait (recorder/README.md, "Capture before release"). */
-static void capture_bookkeeping(struct rec_call *c)
+static REC_HOT void capture_bookkeeping(struct rec_call *c)
 {
 	struct recorder *r = c->rec;
 	struct rec_event *ev = c->ev;
@@ -202,7 +223,7 @@ static void capture_release_wait(struct rec_call *c)
  * present waits for. Anything else can wait for the worker's own periodic
  * wake-up (worker.c), so the hot path pays no futex wake and no reschedule.
  */
-static bool captures_to_arm(const struct rec_call *c)
+static REC_HOT bool captures_to_arm(const struct rec_call *c)
 {
 	struct rec_display_slot *s;
 
@@ -221,11 +242,10 @@ static uint64_t present_fence_id(const struct rec_event *ev)
 	return a->kind == REC_ARG_FENCE ? a->v.fence.id : 0;
 }
 
-void rec_call_end(struct rec_call *c)
+REC_HOT void rec_call_end(struct rec_call *c)
 {
 	struct recorder *r = c->rec;
 	struct rec_event *ev = c->ev;
-	unsigned queued;
 
 	if (!ev) {
 		return;
@@ -239,11 +259,9 @@ void rec_call_end(struct rec_call *c)
 		return;
 	}
 	capture_bookkeeping(c);
-	/* counted before it can be popped, so the count never goes below zero */
-	queued = atomic_fetch_add(&r->queued, 1) + 1;
 	rec_queue_push(&r->queue, ev);
-	if (queued >= WAKE_QUEUED || captures_to_arm(c)) {
+	if (c->wake || captures_to_arm(c)) {
 		rec_wake_worker(r);
 	}
-	atomic_fetch_sub(&r->inflight, 1);
+	rec_inflight_leave(r, c);
 }

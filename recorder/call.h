@@ -33,7 +33,9 @@ struct rec_call {
 	struct recorder *rec;
 	struct rec_device *dev;
 	struct rec_event *ev;		/* where arguments go; NULL: nothing is kept */
+	struct rec_event_pool *pool;	/* the calling thread's, entered (keep), NULL: r->inflight counted */
 	bool keep;			/* ev is from rec_event_new and goes to the worker */
+	bool wake;			/* the worker is behind: wake it at the push */
 	bool tracing;			/* LTTng call events are enabled */
 	int32_t function;
 	bool has_display, has_layer;
@@ -51,6 +53,14 @@ hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device
 void rec_call_enter(struct rec_call *c);
 void rec_call_exit(struct rec_call *c, int32_t error);
 void rec_call_end(struct rec_call *c);
+
+/*
+ * Counts c as a call in flight (from before it reads `recording` to after its
+ * push: rec_worker_finish_session waits for these), on its thread's pool
+ * (c->pool) or, without one, in r->inflight; and the end of it.
+ */
+void rec_inflight_enter(struct recorder *r, struct rec_call *c);
+void rec_inflight_leave(struct recorder *r, struct rec_call *c);
 
 /* ------------------------------------------------------------ inputs */
 void rec_arg_display(struct rec_call *c, unsigned i, hwc2_display_t display);

@@ -10,35 +10,37 @@
 
 /* ------------------------------------------------------------------ inputs */
 
-static struct rec_arg *arg(struct rec_call *c, unsigned i, uint8_t kind)
+static REC_HOT struct rec_arg *arg(struct rec_call *c, unsigned i, uint8_t kind)
 {
 	struct rec_arg *a;
 
 	if (!c->ev || i >= REC_MAX_ARGS) {
 		return NULL;
 	}
-	rec_event_arg_grow(c->ev, i + 1);
+	if (i >= c->ev->nargs) {
+		rec_event_arg_grow(c->ev, i + 1);
+	}
 	a = &c->ev->args[i];
 	a->kind = kind;
 	a->present = true;
 	return a;
 }
 
-void rec_arg_display(struct rec_call *c, unsigned i, hwc2_display_t display)
+REC_HOT void rec_arg_display(struct rec_call *c, unsigned i, hwc2_display_t display)
 {
 	c->has_display = true;
 	c->display = display;
 	rec_arg_int(c, i, (int64_t)display);
 }
 
-void rec_arg_layer(struct rec_call *c, unsigned i, hwc2_layer_t layer)
+REC_HOT void rec_arg_layer(struct rec_call *c, unsigned i, hwc2_layer_t layer)
 {
 	c->has_layer = true;
 	c->layer = layer;
 	rec_arg_int(c, i, (int64_t)layer);
 }
 
-void rec_arg_int(struct rec_call *c, unsigned i, int64_t v)
+REC_HOT void rec_arg_int(struct rec_call *c, unsigned i, int64_t v)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_INT);
 
@@ -47,7 +49,7 @@ void rec_arg_int(struct rec_call *c, unsigned i, int64_t v)
 	}
 }
 
-void rec_arg_float(struct rec_call *c, unsigned i, double v)
+REC_HOT void rec_arg_float(struct rec_call *c, unsigned i, double v)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_FLOAT);
 
@@ -56,7 +58,7 @@ void rec_arg_float(struct rec_call *c, unsigned i, double v)
 	}
 }
 
-void rec_arg_pointer(struct rec_call *c, unsigned i, bool present)
+REC_HOT void rec_arg_pointer(struct rec_call *c, unsigned i, bool present)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_POINTER);
 
@@ -65,7 +67,7 @@ void rec_arg_pointer(struct rec_call *c, unsigned i, bool present)
 	}
 }
 
-void rec_arg_bytes(struct rec_call *c, unsigned i, const void *p, size_t size)
+REC_HOT void rec_arg_bytes(struct rec_call *c, unsigned i, const void *p, size_t size)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_BYTES);
 	void *dst;
@@ -82,7 +84,7 @@ void rec_arg_bytes(struct rec_call *c, unsigned i, const void *p, size_t size)
 	}
 }
 
-void rec_arg_region(struct rec_call *c, unsigned i, hwc_region_t region)
+REC_HOT void rec_arg_region(struct rec_call *c, unsigned i, hwc_region_t region)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_REGION);
 	size_t n = region.rects ? region.numRects : 0;
@@ -164,7 +166,7 @@ void rec_arg_fence_in(struct rec_call *c, unsigned i, int32_t fd)
 	a->v.fence.fd = c->keep ? rec_fds_dup(fd) : -1;
 }
 
-void rec_arg_in_array(struct rec_call *c, unsigned i, const void *p, size_t elem_size, uint64_t n)
+REC_HOT void rec_arg_in_array(struct rec_call *c, unsigned i, const void *p, size_t elem_size, uint64_t n)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_ARRAY);
 	void *dst;
@@ -214,7 +216,7 @@ static int64_t read_count(const void *p, size_t size)
 	return 0;
 }
 
-void rec_arg_count_in(struct rec_call *c, unsigned i, const void *p, size_t size)
+REC_HOT void rec_arg_count_in(struct rec_call *c, unsigned i, const void *p, size_t size)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_COUNT);
 
@@ -225,7 +227,7 @@ void rec_arg_count_in(struct rec_call *c, unsigned i, const void *p, size_t size
 	}
 }
 
-void rec_arg_count_out(struct rec_call *c, unsigned i, const void *p, size_t size)
+REC_HOT void rec_arg_count_out(struct rec_call *c, unsigned i, const void *p, size_t size)
 {
 	if (c->ev && i < c->ev->nargs && c->ev->args[i].kind == REC_ARG_COUNT && p) {
 		c->ev->args[i].v.count.out = read_count(p, size);
@@ -234,7 +236,7 @@ void rec_arg_count_out(struct rec_call *c, unsigned i, const void *p, size_t siz
 
 /* ----------------------------------------------------------- outputs */
 
-void rec_arg_out_i64(struct rec_call *c, unsigned i, const void *p, int64_t v)
+REC_HOT void rec_arg_out_i64(struct rec_call *c, unsigned i, const void *p, int64_t v)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_INT);
 
@@ -244,7 +246,7 @@ void rec_arg_out_i64(struct rec_call *c, unsigned i, const void *p, int64_t v)
 	}
 }
 
-void rec_arg_out_float(struct rec_call *c, unsigned i, const float *p)
+REC_HOT void rec_arg_out_float(struct rec_call *c, unsigned i, const float *p)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_FLOAT);
 
@@ -271,7 +273,7 @@ static uint64_t filled(const struct rec_call *c, unsigned count_i)
 	return k > 0 ? (uint64_t)k : 0;
 }
 
-void rec_arg_out_array(struct rec_call *c, unsigned i, const void *p, size_t elem_size, unsigned count_i)
+REC_HOT void rec_arg_out_array(struct rec_call *c, unsigned i, const void *p, size_t elem_size, unsigned count_i)
 {
 	if (c->ev) {
 		rec_arg_in_array(c, i, p, elem_size, p ? filled(c, count_i) : 0);

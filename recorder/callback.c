@@ -42,6 +42,8 @@ hwc2_function_pointer_t rec_callback_begin(struct rec_call *c, hwc2_callback_dat
 	c->dev = cb->dev;
 	c->ev = NULL;
 	c->keep = false;
+	c->pool = NULL;
+	c->wake = false;
 	c->tracing = false;
 	c->function = descriptor;
 	c->has_display = c->has_layer = false;
@@ -52,17 +54,15 @@ hwc2_function_pointer_t rec_callback_begin(struct rec_call *c, hwc2_callback_dat
 	}
 	/* hotplugs always reach the worker: it keeps the connected displays for later sessions */
 	if (atomic_load(&r->recording) || descriptor == HWC2_CALLBACK_HOTPLUG) {
-		atomic_fetch_add(&r->inflight, 1);
-		if (atomic_load(&r->queued) < REC_MAX_QUEUED_EVENTS) {
-			c->ev = rec_event_new(REC_EV_CALLBACK, descriptor, nargs);
-		}
+		rec_inflight_enter(r, c);
+		c->ev = rec_event_take(c->pool, REC_EV_CALLBACK, descriptor, nargs, &c->wake);
 		if (c->ev) {
 			c->keep = true;
 			c->ev->t_enter = c->ev->t_exit = c->t_enter;
 			c->ev->tid = rec_tid();
 		} else {
 			atomic_fetch_add(&r->events_dropped, 1);
-			atomic_fetch_sub(&r->inflight, 1);
+			rec_inflight_leave(r, c);
 		}
 	}
 	return cb->fn;
@@ -86,9 +86,8 @@ void rec_callback_end(struct rec_call *c)
 	}
 	ev->has_display = c->has_display;
 	ev->display = c->display;
-	atomic_fetch_add(&r->queued, 1);
 	rec_queue_push(&r->queue, ev);
-	atomic_fetch_sub(&r->inflight, 1);
+	rec_inflight_leave(r, c);
 }
 
 hwc2_callback_data_t rec_callback_data(hwc2_callback_data_t data)

@@ -14,7 +14,7 @@
 
 static _Atomic(struct rec_device *) registry[MAX_DEVICES];
 
-struct rec_device *rec_device_lookup(const hwc2_device_t *device)
+REC_HOT struct rec_device *rec_device_lookup(const hwc2_device_t *device)
 {
 	for (int i = 0; i < MAX_DEVICES; i++) {
 		struct rec_device *d = atomic_load_explicit(&registry[i], memory_order_acquire);
@@ -26,7 +26,7 @@ struct rec_device *rec_device_lookup(const hwc2_device_t *device)
 	return NULL;
 }
 
-hwc2_function_pointer_t rec_device_real(struct rec_device *d, int32_t descriptor)
+REC_HOT hwc2_function_pointer_t rec_device_real(struct rec_device *d, int32_t descriptor)
 {
 	hwc2_function_pointer_t fn;
 
@@ -71,7 +71,6 @@ static void note_passthrough(struct rec_device *d, int32_t descriptor, uint64_t 
 		ev->t_enter = t_enter;
 		ev->t_exit = rec_now_ns();
 		ev->tid = rec_tid();
-		atomic_fetch_add(&r->queued, 1);
 		rec_queue_push(&r->queue, ev);
 	}
 	atomic_fetch_sub(&r->inflight, 1);

@@ -133,7 +133,6 @@ void rec_display_query(struct rec_device *d, uint64_t display)
 	ev->display = display;
 	ev->t_enter = ev->t_exit = rec_now_ns();
 	ev->tid = rec_tid();
-	atomic_fetch_add(&r->queued, 1);
 	rec_queue_push(&r->queue, ev);
 }
 

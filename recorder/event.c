@@ -19,19 +19,33 @@
 #include "event.h"
 #include "fds.h"
 #include "module.h"
+#include "recorder.h"
 
 #define MAX_EXTRA (16u << 20)
-#define POOL_MAX_EVENTS 512u		/* per pool (> WAKE_QUEUED of call.c); more in flight at once are malloc'd alone */
+#define POOL_MAX_EVENTS 512u		/* per pool; more in flight at once are malloc'd alone */
+#define POOL_BACKLOG 256u		/* a pool dry with this many in flight: the worker is behind */
+#define MAX_LOOSE_EVENTS 65536u		/* malloc'd alone and not yet freed; past it rec_event_new fails */
+#define LINE 64
 
+/*
+ * What the owner writes and what the freeing thread writes are on separate
+ * cache lines: a call touches no line the worker wrote since its last
+ * drain, except the events themselves.
+ */
 struct rec_event_pool {
-	struct rec_event_pool *next;		/* in `pools`, never removed */
-	atomic_bool owned;			/* a live thread takes events from it */
-	_Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
+	/* owner's line */
 	struct rec_event *free;			/* owner only: ready to hand out, wnext-linked */
 	unsigned count;				/* owner only: events made for this pool */
+	atomic_int busy;			/* owner writes: calls between rec_event_pool_enter and _leave */
+	uint32_t tid;				/* the owner's rec_tid() */
+	struct rec_event_pool *next;		/* in `pools`, never removed */
+	atomic_bool owned;			/* a live thread takes events from it */
+	/* the freeing threads' line */
+	_Alignas(LINE) _Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
 };
 
 static _Atomic(struct rec_event_pool *) pools;
+static atomic_uint loose;		/* events malloc'd alone, not yet freed */
 static _Thread_local struct rec_event_pool *own_pool;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t key;		/* its destructor gives the pool up when its thread ends */
@@ -55,7 +69,7 @@ static void key_create(void)
 }
 
 /* The calling thread's pool (adopted or made on first use), NULL when none can be had. */
-static struct rec_event_pool *pool_get(void)
+static REC_HOT struct rec_event_pool *pool_get(void)
 {
 	struct rec_event_pool *p = own_pool;
 
@@ -76,11 +90,13 @@ static struct rec_event_pool *pool_get(void)
 		}
 	}
 	if (!p) {
-		p = calloc(1, sizeof(*p));
+		p = aligned_alloc(LINE, sizeof(*p));
 		if (!p) {
 			return NULL;
 		}
+		memset(p, 0, sizeof(*p));
 		atomic_init(&p->owned, true);
+		atomic_init(&p->busy, 0);
 		atomic_init(&p->returned, NULL);
 		p->next = atomic_load_explicit(&pools, memory_order_relaxed);
 		while (!atomic_compare_exchange_weak_explicit(&pools, &p->next, p,
@@ -91,12 +107,73 @@ static struct rec_event_pool *pool_get(void)
 		atomic_store_explicit(&p->owned, false, memory_order_release);
 		return NULL;
 	}
+	p->tid = rec_tid();
 	own_pool = p;
 	return p;
 }
 
-/* An event of the caller's pool, NULL when the pool is at its size and all in flight. */
-static struct rec_event *pool_take(struct rec_event_pool *p)
+REC_HOT struct rec_event_pool *rec_event_pool_self(void)
+{
+	return pool_get();
+}
+
+REC_HOT uint32_t rec_event_pool_tid(const struct rec_event_pool *p)
+{
+	return p->tid;
+}
+
+REC_HOT void rec_event_pool_enter(struct rec_event_pool *p)
+{
+	atomic_store_explicit(&p->busy, atomic_load_explicit(&p->busy, memory_order_relaxed) + 1,
+		memory_order_relaxed);
+	/* the stopper clears `recording`, then reads `busy`: one of the two sees the other */
+	atomic_thread_fence(memory_order_seq_cst);
+}
+
+REC_HOT void rec_event_pool_leave(struct rec_event_pool *p)
+{
+	atomic_store_explicit(&p->busy, atomic_load_explicit(&p->busy, memory_order_relaxed) - 1,
+		memory_order_release);
+}
+
+bool rec_event_pools_busy(void)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	for (struct rec_event_pool *p = atomic_load(&pools); p; p = p->next) {
+		if (atomic_load_explicit(&p->busy, memory_order_acquire) > 0) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Asks for the lines of ev that the next call writes (the first, and the
+ * arguments of a call with up to four): the pool's next event was last
+ * written by the worker, or not at all since the thread slept, and its
+ * lines then arrive while this call and the caller go on, not during the
+ * next call.
+ */
+static void prefetch_event(struct rec_event *ev)
+{
+	__builtin_prefetch(ev, 1);
+	__builtin_prefetch((char *)ev + LINE, 1);
+	__builtin_prefetch(&ev->args[0], 1);
+	__builtin_prefetch(&ev->args[3], 1);
+}
+
+/* An event whose first line is a cache line (struct rec_event), uninitialised. */
+static struct rec_event *event_alloc(void)
+{
+	return aligned_alloc(LINE, (sizeof(struct rec_event) + LINE - 1) / LINE * LINE);
+}
+
+/*
+ * An event of the caller's pool, NULL when the pool is at its size and all
+ * in flight. *backlog: every event of the pool is in flight, and at least
+ * POOL_BACKLOG of them.
+ */
+static REC_HOT struct rec_event *pool_take(struct rec_event_pool *p, bool *backlog)
 {
 	struct rec_event *ev = p->free;
 
@@ -105,13 +182,23 @@ static struct rec_event *pool_take(struct rec_event_pool *p)
 	}
 	if (ev) {
 		p->free = ev->wnext;
+		if (p->free) {
+			prefetch_event(p->free);
+		}
 		return ev;
 	}
-	if (p->count >= POOL_MAX_EVENTS || !(ev = malloc(sizeof(*ev)))) {
+	*backlog = p->count >= POOL_BACKLOG;
+	if (p->count >= POOL_MAX_EVENTS || !(ev = event_alloc())) {
 		return NULL;
 	}
 	p->count++;
 	ev->pool = p;
+	ev->ticket = 0;
+	ev->payload = NULL;
+	ev->extra = ev->inline_extra;
+	ev->extra_len = 0;
+	ev->extra_cap = REC_INLINE_EXTRA;
+	ev->capture = NULL;
 	return ev;
 }
 
@@ -131,10 +218,16 @@ void rec_event_pools_after_fork(void)
 		if (p != own_pool) {
 			atomic_store(&p->owned, false);
 		}
+		atomic_store(&p->busy, 0);	/* calls of threads the child does not have never end */
 	}
 }
 
-void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs)
+/*
+ * The fields of the event's first cache line, and the arguments. The rest
+ * is as rec_event_free (or pool_take) left it: no extra bytes, no payload,
+ * no capture, ticket 0.
+ */
+static REC_HOT void init_head(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs)
 {
 	ev->type = type;
 	ev->nargs = (uint8_t)(nargs < REC_MAX_ARGS ? nargs : REC_MAX_ARGS);
@@ -145,6 +238,14 @@ void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsign
 	ev->tid = 0;
 	ev->t_enter = ev->t_exit = 0;
 	ev->display = ev->layer = 0;
+	for (unsigned i = 0; i < ev->nargs; i++) {
+		ev->args[i] = (struct rec_arg){ 0 };
+	}
+}
+
+void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs)
+{
+	init_head(ev, type, function, nargs);
 	ev->ticket = 0;
 	ev->payload = NULL;
 	ev->extra = ev->inline_extra;
@@ -152,7 +253,6 @@ void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsign
 	ev->extra_cap = REC_INLINE_EXTRA;
 	ev->wnext = NULL;
 	ev->capture = NULL;
-	memset(ev->args, 0, ev->nargs * sizeof(ev->args[0]));
 }
 
 void rec_event_arg_grow(struct rec_event *ev, unsigned n)
@@ -164,23 +264,34 @@ void rec_event_arg_grow(struct rec_event *ev, unsigned n)
 	}
 }
 
-struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs)
+REC_HOT struct rec_event *rec_event_take(struct rec_event_pool *p, uint8_t type, int32_t function, unsigned nargs,
+	bool *backlog)
 {
-	struct rec_event_pool *p = pool_get();
-	struct rec_event *ev = p ? pool_take(p) : NULL;
+	struct rec_event *ev = p ? pool_take(p, backlog) : NULL;
 
-	if (!ev) {
-		ev = malloc(sizeof(*ev));
-		if (!ev) {
-			return NULL;
-		}
-		ev->pool = NULL;
+	if (ev) {
+		init_head(ev, type, function, nargs);
+		return ev;
 	}
+	*backlog = true;
+	if (atomic_fetch_add_explicit(&loose, 1, memory_order_relaxed) >= MAX_LOOSE_EVENTS ||
+			!(ev = event_alloc())) {
+		atomic_fetch_sub_explicit(&loose, 1, memory_order_relaxed);
+		return NULL;
+	}
+	ev->pool = NULL;
 	rec_event_init(ev, type, function, nargs);
 	return ev;
 }
 
-void *rec_event_extra(struct rec_event *ev, size_t size, uint32_t *off)
+struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs)
+{
+	bool backlog = false;
+
+	return rec_event_take(pool_get(), type, function, nargs, &backlog);
+}
+
+REC_HOT void *rec_event_extra(struct rec_event *ev, size_t size, uint32_t *off)
 {
 	size_t start = (ev->extra_len + 7u) & ~(size_t)7u;
 
@@ -242,7 +353,9 @@ void rec_event_release(struct rec_event *ev)
 	if (ev->extra != ev->inline_extra) {
 		free(ev->extra);
 		ev->extra = ev->inline_extra;
+		ev->extra_cap = REC_INLINE_EXTRA;
 	}
+	ev->extra_len = 0;
 	free(ev->payload);
 	ev->payload = NULL;
 }
@@ -255,9 +368,11 @@ void rec_event_free(struct rec_event *ev)
 	rec_event_release(ev);
 	rec_capture_free(ev->capture);
 	ev->capture = NULL;
+	ev->ticket = 0;
 	if (ev->pool) {
 		pool_put(ev->pool, ev);
 	} else {
 		free(ev);
+		atomic_fetch_sub_explicit(&loose, 1, memory_order_relaxed);
 	}
 }

@@ -15,6 +15,8 @@
 
 #include <hardware/hwcomposer2.h>
 
+#include "hot.h"
+
 /* Parameters of the longest HWC2 prototype, the device excluded. */
 #define REC_MAX_ARGS 8
 #define REC_INLINE_EXTRA 256
@@ -80,9 +82,11 @@ struct rec_handle {
 struct rec_event_pool;
 
 /*
- * The fields the hot path always writes come first (two cache lines), then
+ * The fields the hot path always writes come first (one cache line), then
  * only the arguments the call has: an event from a pool was last touched by
- * the worker's core, and every line written here has to move back.
+ * the worker's core, and every line written here has to move back. The
+ * fields of the second line are reset by rec_event_free, so a call writes
+ * them only when it uses them (extra bytes, a ticket).
  */
 struct rec_event {
 	_Atomic(struct rec_event *) next;	/* queue.c link */
@@ -132,9 +136,38 @@ void rec_event_arg_grow(struct rec_event *ev, unsigned n);
  * it until it hands it to the queue, and rec_event_free (any thread) gives
  * it back. It comes from the calling thread's pool: no malloc, and no free
  * on the worker's side of the heap, once the pool holds what is in flight
- * (at most 512 per thread, event.c; past that events are malloc'd alone).
+ * (at most 512 per thread, event.c; past that events are malloc'd alone,
+ * at most 65 536 at once: then NULL).
  */
 struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs);
+
+/*
+ * The calling thread's pool (made or adopted on first use), NULL when it
+ * cannot have one; it stays the thread's until the thread ends.
+ */
+struct rec_event_pool *rec_event_pool_self(void);
+
+/* The kernel tid of p's owner (rec_tid() of the thread that took p). */
+uint32_t rec_event_pool_tid(const struct rec_event_pool *p);
+
+/*
+ * rec_event_new from pool p (the caller's own, or NULL: malloc'd alone).
+ * *backlog is set when the worker is behind: p had no event left with 256
+ * or more in flight, or the event was malloc'd alone; else left as it is.
+ */
+struct rec_event *rec_event_take(struct rec_event_pool *p, uint8_t type, int32_t function, unsigned nargs,
+	bool *backlog);
+
+/*
+ * A call of p's owner is under way from enter to leave (they nest), as
+ * rec_event_pools_busy sees. enter ends with a full fence: a flag the
+ * caller reads after it (`recording`) is read after busy is visible.
+ */
+void rec_event_pool_enter(struct rec_event_pool *p);
+void rec_event_pool_leave(struct rec_event_pool *p);
+
+/* Whether a thread is between rec_event_pool_enter and _leave (after a full fence). */
+bool rec_event_pools_busy(void);
 
 /*
  * fork() child: the pools of the threads the child does not have are free

@@ -197,7 +197,7 @@ def gen_function(fn, value, ret, params, out_h):
 
 	name = 'wrap_' + lower(fn)
 	lines = ['/* %d %s */' % (value, fn)]
-	lines += wrap_list('static %s %s(' % (ret, name), [p.decl() for p in params], ')')
+	lines += wrap_list('static REC_HOT %s %s(' % (ret, name), [p.decl() for p in params], ')')
 	lines.append('{')
 	lines.append('\tstruct rec_call call;')
 	lines.append('\tHWC2_PFN_%s real =' % fn)

@@ -23,13 +23,20 @@ void rec_queue_finish(struct rec_queue *q)
 	q->stub = NULL;
 }
 
-void rec_queue_push(struct rec_queue *q, struct rec_event *ev)
+REC_HOT void rec_queue_push(struct rec_queue *q, struct rec_event *ev)
 {
 	struct rec_event *prev;
 
 	atomic_store_explicit(&ev->next, NULL, memory_order_relaxed);
-	prev = atomic_exchange_explicit(&q->head, ev, memory_order_acq_rel);
+	prev = atomic_exchange_explicit(&q->head, ev, memory_order_seq_cst);
 	atomic_store_explicit(&prev->next, ev, memory_order_release);
+}
+
+bool rec_queue_empty(struct rec_queue *q)
+{
+	/* the tail is the stub or an event not yet popped; the head is the last push */
+	atomic_thread_fence(memory_order_seq_cst);
+	return q->tail == q->stub && atomic_load_explicit(&q->head, memory_order_seq_cst) == q->stub;
 }
 
 struct rec_event *rec_queue_pop(struct rec_queue *q)

@@ -9,6 +9,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#include "hot.h"
+
 struct rec_event;
 
 struct rec_queue {
@@ -25,6 +27,13 @@ void rec_queue_finish(struct rec_queue *q);
 
 /* Appends ev (any thread). The queue takes ownership. */
 void rec_queue_push(struct rec_queue *q, struct rec_event *ev);
+
+/*
+ * Whether nothing is queued (the consumer thread only; after a full
+ * fence, so that a producer that pushed before it reads a flag this
+ * thread set before the call sees that flag).
+ */
+bool rec_queue_empty(struct rec_queue *q);
 
 /*
  * Removes the oldest event (the consumer thread only). Returns NULL when the

@@ -21,12 +21,12 @@ static _Atomic(struct recorder *) global;
 static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool disabled;	/* under attach_lock: a bad configuration was reported */
 
-struct recorder *rec_get(void)
+REC_HOT struct recorder *rec_get(void)
 {
 	return atomic_load_explicit(&global, memory_order_acquire);
 }
 
-struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t display)
+REC_HOT struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t display)
 {
 	uint64_t key = display + 1;
 
@@ -48,7 +48,7 @@ struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t display)
 	return &r->displays[0];
 }
 
-void rec_wake_worker(struct recorder *r)
+REC_HOT void rec_wake_worker(struct recorder *r)
 {
 	if (atomic_load(&r->worker_idle)) {
 		pthread_mutex_lock(&r->lock);

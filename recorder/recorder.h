@@ -16,8 +16,6 @@
 
 #define REC_MAX_DISPLAYS 8
 #define REC_MAX_CAPABILITIES 32
-/* Events queued at once before calls are dropped (counted, CaptureStats.records_dropped). */
-#define REC_MAX_QUEUED_EVENTS 65536
 
 enum rec_info_state {
 	REC_INFO_NONE = 0,	/* not connected, or facts not needed */
@@ -54,10 +52,9 @@ struct recorder {
 	atomic_uint passthrough_count;
 
 	atomic_bool recording;		/* a session is capturing events */
-	atomic_int inflight;		/* calls between rec_call_begin and their push */
+	atomic_int inflight;		/* calls between rec_call_begin and their push, of threads without a pool (call.h) */
 	_Atomic uint64_t next_fence_id;
 	_Atomic uint64_t events_dropped;	/* calls/callbacks not recorded (queue full, no memory) */
-	atomic_uint queued;		/* events in the queue */
 	struct rec_queue queue;
 	struct rec_display_slot displays[REC_MAX_DISPLAYS];
 

@@ -5,7 +5,7 @@
 
 #include "recorder.h"
 
-uint32_t rec_tid(void)
+REC_HOT uint32_t rec_tid(void)
 {
 	static _Thread_local uint32_t tid;
 

@@ -5,11 +5,12 @@
 #define LTTNG_UST_TRACEPOINT_CREATE_PROBES
 #define LTTNG_UST_TRACEPOINT_DEFINE
 
+#include "hot.h"
 #include "tp.h"
 
 #include "hwc2_tp.h"
 
-bool rec_tp_call_enabled(void)
+REC_HOT bool rec_tp_call_enabled(void)
 {
 	return lttng_ust_tracepoint_enabled(hwc2, call_entry) ||
 		lttng_ust_tracepoint_enabled(hwc2, call_exit) ||

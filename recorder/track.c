@@ -34,7 +34,7 @@ static struct rec_tp_validate pending[MAX_DISPLAYS];
 static bool pending_set[MAX_DISPLAYS];
 static atomic_flag lock = ATOMIC_FLAG_INIT;
 
-bool rec_track_wants(int32_t function)
+REC_HOT bool rec_track_wants(int32_t function)
 {
 	switch (function) {
 	case HWC2_FUNCTION_CREATE_LAYER:
@@ -133,7 +133,7 @@ static void changed_types(const struct rec_event *ev)
 	}
 }
 
-void rec_track_call(const struct rec_event *ev)
+REC_HOT void rec_track_call(const struct rec_event *ev)
 {
 	struct tlayer *l;
 

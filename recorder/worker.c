@@ -338,7 +338,6 @@ static unsigned drain(struct rec_worker *w, unsigned max)
 	unsigned n = 0;
 
 	while (n < max && (ev = rec_queue_pop(&w->r->queue))) {
-		atomic_fetch_sub(&w->r->queued, 1);
 		dispatch(w, ev);
 		n++;
 	}
@@ -376,7 +375,7 @@ void rec_worker_finish_session(struct rec_worker *w)
 	 */
 	for (;;) {
 		pump(w);
-		if (atomic_load(&r->inflight) <= 0 || rec_now_ns() >= deadline) {
+		if ((atomic_load(&r->inflight) <= 0 && !rec_event_pools_busy()) || rec_now_ns() >= deadline) {
 			break;
 		}
 		nanosleep(&step, NULL);
@@ -415,7 +414,7 @@ static void sleep_for(struct rec_worker *w, uint64_t ns)
 	until.tv_nsec %= 1000000000;
 	pthread_mutex_lock(&r->lock);
 	atomic_store(&r->worker_idle, true);
-	if (!atomic_load(&r->quit) && !atomic_load(&r->queued)) {
+	if (!atomic_load(&r->quit) && rec_queue_empty(&r->queue)) {
 		pthread_cond_timedwait(&r->wake, &r->lock, &until);
 	}
 	atomic_store(&r->worker_idle, false);

@@ -1,0 +1,18 @@
+/*
+ * REC_HOT marks the functions of the hot path (call.h): the compiler puts
+ * them in .text.hot, which the linker places together. A call made after
+ * the host touched megabytes (a composer draws between frames) finds the
+ * recorder's code cold; grouped, it spans a few pages instead of a dozen
+ * spread over the library, so fewer TLB misses (each a page walk, nested
+ * under a hypervisor) and no lines shared with cold code.
+ */
+#ifndef REC_HOT_H
+#define REC_HOT_H
+
+#if defined(__GNUC__)
+#define REC_HOT __attribute__((hot))
+#else
+#define REC_HOT
+#endif
+
+#endif
