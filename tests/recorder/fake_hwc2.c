@@ -261,7 +261,7 @@ static int32_t register_callback(hwc2_device_t *device, int32_t descriptor,
 			d->hotplug(data, FAKE_DISPLAY, HWC2_CONNECTION_CONNECTED);
 		}
 		if (d->hotplug && d->displays && d->late_hotplug && !d->hotplug_running) {
-			d->hotplug_running = pthread_create(&d->hotplug_thread, NULL, late_hotplug_main, d) == 0;
+			d->hotplug_running = fake_thread_start(&d->hotplug_thread, late_hotplug_main, d) == 0;
 		} else if (d->hotplug && d->displays && !d->late_hotplug) {
 			d->hotplug(data, FAKE_DISPLAY_2, HWC2_CONNECTION_CONNECTED);
 		}
