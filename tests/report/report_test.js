@@ -80,9 +80,9 @@ async function open(browser, html) {
 	await page.send('Emulation.setDeviceMetricsOverride', { width: 1400, height: 2400, deviceScaleFactor: 1,
 		mobile: false });
 	await page.goto('file://' + path.resolve(html));
-	await page.evaluate('new Promise((resolve, reject) => { const t0 = Date.now(); (function poll() { ' +
+	// no deadline of its own: a loaded host may take any time, meson's timeout bounds a page that never gets ready
+	await page.evaluate('new Promise((resolve) => { (function poll() { ' +
 		'if (document.body && document.body.dataset.ready === "true") resolve(true); ' +
-		'else if (Date.now() - t0 > 20000) reject(new Error("the page never became ready")); ' +
 		'else setTimeout(poll, 50); })(); })');
 	return page;
 }
@@ -319,12 +319,12 @@ async function casePictures(browser) {
 	for (const fa of results[0].frames) {
 		const fb = resultFrame(results[1], fa.frame);
 		await selectFrame(page, fa.frame);
-		const facts = await page.evaluate('new Promise((resolve) => { const t0 = Date.now(); (function poll() { ' +
+		// polled without a deadline (meson's timeout bounds it): the picture is drawn after its images load
+		const facts = await page.evaluate('new Promise((resolve) => { (function poll() { ' +
 			'const c = document.querySelector("#frame-pictures canvas.difference"); ' +
 			'if (c && c.dataset.differing !== undefined) resolve({ imgs: document.querySelectorAll("#frame-pictures img").length, ' +
-			'differing: Number(c.dataset.differing) }); else if (Date.now() - t0 > 10000) resolve(null); ' +
+			'differing: Number(c.dataset.differing) }); ' +
 			'else setTimeout(poll, 20); })(); })');
-		check(facts, 'frame ' + fa.frame + ': no difference picture');
 		check(facts.imgs === 2, 'frame ' + fa.frame + ': ' + facts.imgs + ' pictures, not 2');
 		check((facts.differing === 0) === (fa.checksum === fb.checksum), 'frame ' + fa.frame + ': ' + facts.differing +
 			' pixels differ, checksums ' + fa.checksum + ' and ' + fb.checksum);
