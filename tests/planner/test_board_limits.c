@@ -24,6 +24,7 @@
 #endif
 #endif
 
+/* CPU seconds, not wall-clock: a loaded host must not fail a child that works */
 #define CHILD_SECONDS 20
 #define CHILD_MEMORY (512ull << 20)
 
@@ -92,7 +93,9 @@ static void bounded(const struct hostile *h)
 
 		setrlimit(RLIMIT_AS, &rl);
 #endif
-		alarm(CHILD_SECONDS);
+		struct rlimit cpu = { CHILD_SECONDS, CHILD_SECONDS };
+
+		setrlimit(RLIMIT_CPU, &cpu);
 		status = child(h);
 		fflush(stdout);
 		_exit(status);
