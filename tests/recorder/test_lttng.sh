@@ -70,13 +70,18 @@ fail() {
 run lttng-sessiond --daemonize >"$tmp/sessiond.log" 2>&1 || {
 	echo "cannot start a session daemon: skipped"; cat "$tmp/sessiond.log"; exit 77; }
 
+# Every traced process waits for its registration with the session daemon
+# without a limit (LTTNG_UST_REGISTER_TIMEOUT=-1, lttng-ust(3)): with a limit,
+# a loaded host could let it run untraced, and the event counts would miss.
+# meson's timeout bounds a daemon that never answers.
+
 # $1: session name, $2: HWCT_OUTPUT
 record() {
 	run lttng create "$1" --output="$tmp/$1" >/dev/null || fail "lttng create"
 	run lttng enable-event -u 'hwc2:*' >/dev/null || fail "lttng enable-event"
 	run lttng start >/dev/null || fail "lttng start"
 	run env HWCT_REAL_MODULE="$HWCT_TEST_FAKE" HWCT_OUTPUT="$2" HWCT_CAPTURE_WAIT_MS=5000 \
-		LTTNG_UST_REGISTER_TIMEOUT=10000 \
+		LTTNG_UST_REGISTER_TIMEOUT=-1 \
 		"$HWCT_TEST_CLIENT" --module "$HWCT_TEST_RECORDER" --log "$tmp/$1.log" \
 		|| fail "client ($1)"
 	run lttng stop >/dev/null || fail "lttng stop"
@@ -118,7 +123,7 @@ replay() {
 	# supervised replay child while LTTng-UST's listener threads run (seen: "Tracer caught
 	# signal 11"); the other --hwc2 tests check the replay for leaks without LTTng.
 	run env HWCT_REAL_MODULE="$HWCT_TEST_FAKE" HWCT_OUTPUT="$tmp/out/replay.zst" \
-		LTTNG_UST_REGISTER_TIMEOUT=10000 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		LTTNG_UST_REGISTER_TIMEOUT=-1 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		"$HWCT_REPLAY" "$HWCT_REPLAY_TRACE" --hwc2 "$HWCT_TEST_RECORDER" --frames 0-29 --timing fast \
 		--quiet >"$tmp/replay.out" 2>&1 || fail "hwc-replay: $(cat "$tmp/replay.out")"
 	run lttng stop >/dev/null || fail "lttng stop"
