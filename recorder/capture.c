@@ -26,7 +26,7 @@
 #include "recorder.h"
 #include "sync_uapi.h"
 
-#define MAX_WAIT_NS 2000000000ull	/* an acquire fence not signalled by then: late */
+#define MAX_WAIT_NS 2000000000ull	/* an acquire fence not signalled by then: late (or the wait, if longer) */
 #define MAX_ARM_NS 1000000000ull	/* armed anyway after this long */
 #define MAX_DAMAGE_RECTS 4096
 #define FRAME_GUESS_NS 16666667u	/* a layer's first buffer: as if new every 60 Hz frame */
@@ -48,6 +48,10 @@ struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *
 	cap->display = ev->display;
 	cap->layer = ev->layer;
 	cap->created_ns = rec_now_ns();
+	cap->acquire_limit_ns = (uint64_t)cfg->capture_wait_ms * 1000000u;
+	if (cap->acquire_limit_ns < MAX_WAIT_NS) {
+		cap->acquire_limit_ns = MAX_WAIT_NS;
+	}
 	cap->client_target = ev->function == HWC2_FUNCTION_SET_CLIENT_TARGET;
 	if (h) {
 		cap->has_buffer = true;
@@ -448,7 +452,7 @@ bool rec_capture_step(struct rec_capture *cap, struct rec_capture_ctx *ctx, bool
 		return false;
 	}
 	if (!fence_signalled(cap->fence_fd)) {
-		if (force || now - cap->armed_ns > MAX_WAIT_NS) {
+		if (force || now - cap->armed_ns > cap->acquire_limit_ns) {
 			make_late(cap, ctx);
 			return true;
 		}

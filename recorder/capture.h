@@ -65,6 +65,12 @@ struct rec_capture {
 	struct hwct_hash hash;
 	uint64_t created_ns, armed_ns;
 	/*
+	 * How long after arming an unsignalled acquire fence makes the capture
+	 * late: 2 s, or HWCT_CAPTURE_WAIT_MS when that is longer (the hot path
+	 * waits that long for the capture; the worker must not give up first).
+	 */
+	uint64_t acquire_limit_ns;
+	/*
 	 * How often its layer (or client target) gets a new buffer: the time
 	 * between the two buffer calls before this one, 0 unknown. The buffer
 	 * goes back to its producer about two such intervals after its call,

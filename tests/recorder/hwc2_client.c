@@ -18,7 +18,8 @@
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
  *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
- *	[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check] [--fork-check]
+ *	[--acquire-unsignalled] [--acquire-late-ms N] [--nofile N] [--sched-check W] [--map-check]
+ *	[--fork-check]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
@@ -34,7 +35,9 @@
  * --leak-on-purpose loses a block, for a sanitizer build to report
  * (test_sanitized.c: the leak checker is live). --acquire-unsignalled
  * passes acquire fences that never signal (the recorder's captures of
- * them are late: test_late.c). --nofile N sets RLIMIT_NOFILE's soft limit
+ * them are late: test_late.c); --acquire-late-ms N signals each frame's
+ * acquire fences N ms after its presentDisplay returned (a slow producer, or a
+ * first present that takes seconds under an emulator). --nofile N sets RLIMIT_NOFILE's soft limit
  * to N before the module is loaded (the recorder's fd budget derives from
  * it) and, after each frame, opens /dev/null and dups it, counting the
  * calls that fail (test_fd_bound.c: the recorder never takes the client's
@@ -111,6 +114,10 @@ static atomic_bool connected;
 static const struct sizes *sz = &full_sizes;
 static unsigned long calls_logged;
 static bool acquire_unsignalled;
+static long acquire_late_ms;		/* --acquire-late-ms */
+#define LATE_FENCES 16
+static int late_fences[LATE_FENCES];	/* write ends of this frame's acquire fences (--acquire-late-ms) */
+static unsigned late_fence_count;
 static long release_delay_us;		/* --release-delay-us: between presentDisplay and getReleaseFences */
 static struct client_latency lat_buffer = { .max_frame = -1 }, lat_present = { .max_frame = -1 };
 static int frame_now;
@@ -344,11 +351,33 @@ static int acquire_fence(void)
 		perror("hwc2-client: pipe");
 		exit(2);
 	}
+	if (acquire_late_ms > 0 && late_fence_count < LATE_FENCES) {
+		late_fences[late_fence_count++] = fds[1];	/* signalled after the present (signal_late_fences) */
+		return fds[0];
+	}
 	if (write(fds[1], "x", 1) != 1) {
 		exit(2);
 	}
 	close(fds[1]);
 	return fds[0];
+}
+
+/* --acquire-late-ms: the frame's acquire fences signal that long after its present. */
+static void sleep_ms(int ms);
+
+static void signal_late_fences(void)
+{
+	if (!late_fence_count) {
+		return;
+	}
+	sleep_ms((int)acquire_late_ms);
+	for (unsigned i = 0; i < late_fence_count; i++) {
+		if (write(late_fences[i], "x", 1) != 1) {
+			exit(2);
+		}
+		close(late_fences[i]);
+	}
+	late_fence_count = 0;
 }
 
 /* ------------------------------------------------------------------ calls */
@@ -823,6 +852,7 @@ static void present(void)
 	if (fence >= 0) {
 		close(fence);
 	}
+	signal_late_fences();
 	if (release_delay_us > 0) {
 		sleep_us(release_delay_us);	/* other work between present and its release fences */
 	}
@@ -962,13 +992,16 @@ int main(int argc, char **argv)
 			leak = true;
 		} else if (strcmp(argv[i], "--acquire-unsignalled") == 0) {
 			acquire_unsignalled = true;
+		} else if (strcmp(argv[i], "--acquire-late-ms") == 0 && i + 1 < argc) {
+			acquire_late_ms = atol(argv[++i]);
 		} else if (strcmp(argv[i], "--nofile") == 0 && i + 1 < argc) {
 			nofile = atol(argv[++i]);
 		} else {
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
 				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
-				"[--acquire-unsignalled] [--nofile N] [--sched-check W] [--map-check] [--fork-check]\n");
+				"[--acquire-unsignalled] [--acquire-late-ms N] [--nofile N] [--sched-check W] "
+				"[--map-check] [--fork-check]\n");
 			return 2;
 		}
 	}

@@ -11,6 +11,7 @@ int case_passthrough_null(void);
 int case_sanitized(void);		/* test_sanitized.c */
 int case_capture_late(void);		/* test_late.c */
 int case_capture_released(void);	/* test_late.c */
+int case_capture_acquire_late(void);	/* test_late.c */
 int case_background(void);		/* test_background.c */
 int case_map_destroyed_layer(void);	/* test_map_layer.c */
 int case_fork_stacks(void);		/* test_fork_stacks.c */

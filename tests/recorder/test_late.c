@@ -162,3 +162,48 @@ int case_capture_released(void)
 	test_client_finish(&c);
 	return 0;
 }
+
+/*
+ * A producer that takes longer than 2 s (the worker's own limit for an
+ * acquire fence) with HWCT_CAPTURE_WAIT_MS longer than that: each frame's
+ * acquire fences signal ACQUIRE_LATE_MS after its presentDisplay (as under
+ * an emulator, where a session's first present can take seconds). The
+ * recorder was told to wait, so no capture may be given up before the wait
+ * would be: every capture is stored, none late, no frame flagged. (It failed
+ * while the worker gave an acquire fence 2 s whatever the wait: vm-recorder's
+ * frame 0 under TCG.)
+ */
+#define ACQUIRE_LATE_MS 2300
+#define ACQUIRE_WAIT_MS 8000
+
+int case_capture_acquire_late(void)
+{
+	char out[700], wait[64], late[16];
+	const char *env[] = { out, wait, NULL };
+	const char *args[] = { "--small", "--frames", "2", "--acquire-late-ms", late, NULL };
+	struct late_calls lc = { 0 };
+	struct test_client c;
+	struct test_trace t;
+	char trace[600];
+
+	snprintf(trace, sizeof(trace), "%s", test_path("trace.zst"));
+	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", trace);
+	snprintf(wait, sizeof(wait), "HWCT_CAPTURE_WAIT_MS=%d", ACQUIRE_WAIT_MS);
+	snprintf(late, sizeof(late), "%d", ACQUIRE_LATE_MS);
+	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
+	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
+	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
+	if (c.status == 0 && test_trace_scan(trace, &t, on_call, &lc)) {
+		print_calls(&lc, &t);
+		CHECK(lc.presents == 2, "%u presentDisplay calls, 2 frames", lc.presents);
+		CHECK(t.captures_ok > 0 && t.captures_late == 0 && t.captures_dropped == 0,
+			"captures: %llu ok, %llu late, %llu dropped; acquire fences %d ms after the present, "
+			"HWCT_CAPTURE_WAIT_MS=%d", (unsigned long long)t.captures_ok,
+			(unsigned long long)t.captures_late, (unsigned long long)t.captures_dropped,
+			ACQUIRE_LATE_MS, ACQUIRE_WAIT_MS);
+		CHECK(t.frame_ends_late == 0, "%llu FrameEnds flagged capture-late",
+			(unsigned long long)t.frame_ends_late);
+	}
+	test_client_finish(&c);
+	return 0;
+}

@@ -18,6 +18,7 @@ static const struct test_case cases[] = {
 	{ "sanitized", case_sanitized },
 	{ "capture-late", case_capture_late },
 	{ "capture-released", case_capture_released },
+	{ "capture-acquire-late", case_capture_acquire_late },
 	{ "background", case_background },
 	{ "map-destroyed-layer", case_map_destroyed_layer },
 	{ "fork-stacks", case_fork_stacks },
