@@ -61,6 +61,22 @@ int client_count_fds_settled(void)
 	return last;
 }
 
+int client_count_fds_drained(int target)
+{
+	struct timespec step = { 0, SETTLE_STEP_NS };
+	uint64_t end = client_now_ns() + CLIENT_DRAIN_S * 1000000000ull;
+	int n = client_count_fds_settled();
+
+	while (n > target && client_now_ns() < end) {
+		nanosleep(&step, NULL);
+		n = count_fds();
+		if (n < 0) {
+			return -1;
+		}
+	}
+	return n;
+}
+
 void client_latency_add(struct client_latency *l, uint64_t t0_ns, int frame)
 {
 	uint64_t ns = client_now_ns() - t0_ns;

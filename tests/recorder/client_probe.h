@@ -22,6 +22,17 @@ uint64_t client_now_ns(void);
 int client_count_fds_settled(void);
 
 /*
+ * Open fds, counted as client_count_fds_settled() does, then every 30 ms
+ * until they are at most target: a recorder that fell behind an unpaced
+ * client on a loaded host still holds its backlog's dups a while, which a
+ * settled count can take for quiet. Gives up after CLIENT_DRAIN_S, far past
+ * any drain, and returns the last count (a leak shows as more than target),
+ * or -1.
+ */
+#define CLIENT_DRAIN_S 60
+int client_count_fds_drained(int target);
+
+/*
  * Writes "# sched MAIN OTHERS": MAIN the calling thread's "POLICY/NICE",
  * OTHERS the same of every other thread of the process, comma-separated
  * ("-" when none), POLICY as sched_getscheduler() gives it.

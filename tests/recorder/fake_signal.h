@@ -18,7 +18,12 @@
 #include <stdint.h>
 
 #define FAKE_SIGNAL_DELAY_NS 1000000	/* 1 ms: well after the present returned, well before the next */
-#define FAKE_SIGNAL_MAX 256		/* pending fds; past that a hand-over signals at once */
+/*
+ * Pending fds; past that a hand-over signals at once. Small enough that a
+ * signal thread descheduled on a loaded host holds no more fds than
+ * recorder-fd-bound leaves room for (its client's RLIMIT_NOFILE is 256).
+ */
+#define FAKE_SIGNAL_MAX 64
 
 struct fake_signaller {
 	pthread_mutex_t lock;

@@ -17,14 +17,16 @@
  *
  * Usage: hwc2-client --module PATH --log FILE [--frames N]
  *	[--signal-at A,B] [--control FILE --control-at A,B] [--small]
- *	[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose]
+ *	[--frame-sleep-us N] [--fd-check W [--fd-drain]] [--probe-functions] [--leak-on-purpose]
  *	[--acquire-unsignalled] [--acquire-late-ms N] [--nofile N] [--sched-check W] [--map-check]
  *	[--fork-check]
  * --signal-at raises SIGUSR2 before frames A and B; --control-at writes
  * "start" / "stop" into FILE before frames A and B (the recorder's triggers).
  * --small uses small buffers (long runs); --frame-sleep-us sets the pause
  * after each frame (default 5000); --fd-check W counts the open fds once
- * the recorder is quiet after frame W and after the last frame;
+ * the recorder is quiet after frame W and after the last frame (with
+ * --fd-drain, the last count waits for the fds to come back down to frame
+ * W's: client_count_fds_drained());
  * --sched-check W logs every thread's scheduling policy and nice value after
  * frame W; --probe-functions logs which descriptors getFunction hands out. The
  * functions SurfaceFlinger treats as optional are skipped when the module
@@ -946,7 +948,7 @@ int main(int argc, char **argv)
 	int fds_warm = -1, fds_end = -1;
 	long frame_sleep_us = 5000, nofile = 0;
 	int emfile = 0;
-	bool probe = false, leak = false, map_check = false, fork_check = false;
+	bool probe = false, leak = false, map_check = false, fork_check = false, fd_drain = false;
 	struct client_latency lat_open = { .max_frame = -1 };
 	uint64_t t0;
 	struct layer layers[LAYERS] = { 0 };
@@ -980,6 +982,8 @@ int main(int argc, char **argv)
 			release_delay_us = atol(argv[++i]);
 		} else if (strcmp(argv[i], "--fd-check") == 0 && i + 1 < argc) {
 			fd_check = atoi(argv[++i]);
+		} else if (strcmp(argv[i], "--fd-drain") == 0) {
+			fd_drain = true;
 		} else if (strcmp(argv[i], "--sched-check") == 0 && i + 1 < argc) {
 			sched_check = atoi(argv[++i]);
 		} else if (strcmp(argv[i], "--probe-functions") == 0) {
@@ -999,7 +1003,7 @@ int main(int argc, char **argv)
 		} else {
 			fprintf(stderr, "usage: hwc2-client --module PATH --log FILE [--frames N] "
 				"[--signal-at A,B] [--control FILE --control-at A,B] [--small] "
-				"[--frame-sleep-us N] [--fd-check W] [--probe-functions] [--leak-on-purpose] "
+				"[--frame-sleep-us N] [--fd-check W [--fd-drain]] [--probe-functions] [--leak-on-purpose] "
 				"[--acquire-unsignalled] [--acquire-late-ms N] [--nofile N] [--sched-check W] "
 				"[--map-check] [--fork-check]\n");
 			return 2;
@@ -1191,7 +1195,7 @@ int main(int argc, char **argv)
 		sleep_us(frame_sleep_us);
 	}
 	if (fd_check > 0) {
-		fds_end = client_count_fds_settled();
+		fds_end = fd_drain ? client_count_fds_drained(fds_warm) : client_count_fds_settled();
 		fprintf(log_file, "# fds %d %d\n", fds_warm, fds_end);
 	}
 	if (nofile > 0) {

@@ -22,7 +22,9 @@
 /*
  * Low, but with room for what is not the recorder's: the client's own ~20
  * fds and the fake module's fences in flight (its signal thread holds each
- * frame's for 1 ms, tens of frames of an unpaced client on a loaded host).
+ * frame's for 1 ms, and at most FAKE_SIGNAL_MAX, 64, however far an unpaced
+ * client on a loaded host runs ahead of it: 256 let them take the client's
+ * room).
  */
 #define NOFILE 256
 #define BUDGET (NOFILE / 4)	/* recorder/README.md, "Capture before release" */
