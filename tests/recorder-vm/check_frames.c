@@ -81,7 +81,7 @@ static void check_pixels(struct frame_ctx *c, const struct hwct_buffer_ref *ref,
 
 /* A layer's buffer or the client target: which dma-buf, its layout, its capture. */
 static void check_buffer(struct frame_ctx *c, const struct hwct_buffer_ref *ref, uint64_t inode,
-	const struct hwct_hash *hash, const char *what)
+	const struct hwct_hash *hash, const char *what, const char *late_why)
 {
 	struct rvc_buffer *b = rvc_log_buffer(c->log, inode);
 	const Hwct__Buffer *i = ref->info;
@@ -105,8 +105,8 @@ static void check_buffer(struct frame_ctx *c, const struct hwct_buffer_ref *ref,
 			i->n_planes ? i->planes[0]->offset : 0, b->width, b->height, (const char *)&b->fourcc,
 			(unsigned long long)b->modifier, b->stride, b->offset);
 	}
-	if (CHECK(ref->capture == HWCT_CAPTURE_OK && ref->has_content, "%s: capture status %d",
-		what, ref->capture)) {
+	if (CHECK(ref->capture == HWCT_CAPTURE_OK && ref->has_content, "%s: capture status %d%s",
+		what, ref->capture, ref->capture == HWCT_CAPTURE_LATE ? late_why : "")) {
 		c->sum->captures_ok++;
 		check_pixels(c, ref, b, hash, what);
 	}
@@ -252,11 +252,40 @@ static void check_decisions(struct frame_ctx *c)
 	}
 }
 
+/*
+ * Why layer z's capture of this frame may be late, from the times both sides
+ * logged: the recorder arms it when validateDisplay returns and gives its
+ * acquire fence 2 s (or HWCT_CAPTURE_WAIT_MS, if longer); a release fence
+ * that signalled before the copy ended makes it late too.
+ */
+static void late_why(const struct frame_ctx *c, size_t z, char *out, size_t size)
+{
+	const struct rvc_layer_log *l = &c->fl->layers[z];
+	const struct rvc_layer_log *next = c->n + 1 < c->log->frames ? &c->log->frame[c->n + 1].layers[z] : NULL;
+	int64_t armed = c->tf->has_validate ? (int64_t)c->tf->validate_exit_ns : -1;
+	int len = snprintf(out, size, " (late):");
+
+	if (l->has_acquire && l->acquire_ns >= 0 && armed >= 0) {
+		len += snprintf(out + len, size - (size_t)len, " acquire fence signalled %.1f ms after "
+			"validateDisplay returned (the recorder gives it 2 s or HWCT_CAPTURE_WAIT_MS);",
+			(double)(l->acquire_ns - armed) / 1e6);
+	} else {
+		len += snprintf(out + len, size - (size_t)len, " no acquire fence time logged;");
+	}
+	if (next && next->has_release && next->release_ns >= 0 && l->has_acquire && l->acquire_ns >= 0) {
+		snprintf(out + len, size - (size_t)len, " release fence signalled %.1f ms after the acquire "
+			"fence (returned after frame %llu's present)",
+			(double)(next->release_ns - l->acquire_ns) / 1e6, (unsigned long long)c->n + 1);
+	} else {
+		snprintf(out + len, size - (size_t)len, " no release fence logged for it");
+	}
+}
+
 static void check_frame(struct frame_ctx *c, int64_t *prev_present_ns)
 {
 	const struct hwct_frame *f = c->f;
 	int64_t latest_device_ns = INT64_MIN;
-	char what[96];
+	char what[96], why[320];
 
 	CHECK(f->frame == c->n && f->display == 0 && f->validated && f->present_error == 0 &&
 		f->flags == 0, "frame %llu: FrameEnd %llu display %llu, validated %d, present error %d, "
@@ -271,7 +300,16 @@ static void check_frame(struct frame_ctx *c, int64_t *prev_present_ns)
 	for (size_t z = 0; z < f->layer_count; z++) {
 		snprintf(what, sizeof(what), "frame %llu layer %zu", (unsigned long long)c->n, z);
 		if (c->fl->layers[z].has_content) {
-			check_buffer(c, &f->layers[z].buffer, c->fl->layers[z].inode, &c->fl->layers[z].hash, what);
+			late_why(c, z, why, sizeof(why));
+			if (c->tf->has_validate && c->fl->layers[z].has_acquire && c->fl->layers[z].acquire_ns >= 0 &&
+					c->fl->layers[z].acquire_ns - (int64_t)c->tf->validate_exit_ns >
+					c->sum->armed_to_acquire_max_ns) {
+				c->sum->armed_to_acquire_max_ns = c->fl->layers[z].acquire_ns -
+					(int64_t)c->tf->validate_exit_ns;
+				c->sum->armed_to_acquire_frame = c->n;
+			}
+			check_buffer(c, &f->layers[z].buffer, c->fl->layers[z].inode, &c->fl->layers[z].hash, what,
+				why);
 		} else {
 			CHECK(f->layers[z].buffer.buffer == 0, "%s: a buffer on a layer without", what);
 		}
@@ -279,7 +317,8 @@ static void check_frame(struct frame_ctx *c, int64_t *prev_present_ns)
 	snprintf(what, sizeof(what), "frame %llu client target", (unsigned long long)c->n);
 	if (CHECK(f->has_client_target == c->fl->has_target, "%s: recorded %d, set %d", what,
 		f->has_client_target, c->fl->has_target) && f->has_client_target) {
-		check_buffer(c, &f->client_target, c->fl->target_inode, &c->fl->target_hash, what);
+		check_buffer(c, &f->client_target, c->fl->target_inode, &c->fl->target_hash, what,
+			" (late: a client target is released by the next frame's present fence)");
 	}
 	check_present(c, prev_present_ns);
 	for (size_t z = 0; z < f->layer_count; z++) {

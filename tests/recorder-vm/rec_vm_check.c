@@ -89,6 +89,10 @@ static void print_summary(const struct rvc_summary *s, const struct rvc_trace *t
 		-(double)s->first_present_lead_ns / 1e6, (unsigned long long)s->present_before_return,
 		(unsigned long long)s->acquire_after_present, (double)s->acquire_to_flip_max_ns / 1e6,
 		(unsigned long long)t->records, (unsigned long long)t->calls, (unsigned long long)t->blobs);
+	/* the recorder arms captures at validate; an acquire fence later than 2 s and the wait is late */
+	printf("%s: acquire fences signalled at most %.1f ms after validateDisplay returned (frame %llu; "
+		"the recorder waits 2 s or HWCT_CAPTURE_WAIT_MS, the longer)\n", way,
+		(double)s->armed_to_acquire_max_ns / 1e6, (unsigned long long)s->armed_to_acquire_frame);
 }
 
 static int usage(void)

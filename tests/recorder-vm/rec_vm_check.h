@@ -91,6 +91,7 @@ struct rvc_fence {
 struct rvc_trace_frame {
 	bool has_validate, has_changed, has_present;
 	int32_t validate_error;
+	uint64_t validate_exit_ns;	/* when the recorder's validateDisplay returned (it arms captures) */
 	uint32_t num_types;
 	uint32_t changed;
 	uint64_t changed_layers[RVC_MAX_LAYERS];
@@ -127,6 +128,8 @@ struct rvc_summary {
 	uint64_t present_gaps;			/* intervals between present fences from frame 1 on */
 	int64_t present_gap_min_ns, present_gap_max_ns, present_gap_sum_ns;
 	int64_t acquire_to_flip_max_ns;		/* latest DEVICE acquire -> present fence */
+	int64_t armed_to_acquire_max_ns;	/* validateDisplay returned -> acquire signalled, longest */
+	uint64_t armed_to_acquire_frame;	/* its frame */
 };
 
 /*

@@ -25,6 +25,8 @@ shift
 client=$1 recorder=$2 module=$3 check=$4 hwc_trace=$5 frames=$6 extract=$7
 # capture before release: under TCG a 256x192 copy and hash can take longer than
 # the default 4 ms; every capture must finish for the pixel checks
+# (the recorder also gives an acquire fence this long: a first present that lights
+# the CRTC can take seconds under TCG, and the fences signal after it returns)
 export HWCT_CAPTURE_WAIT_MS=10000	# TCG: the first frame's captures can take seconds
 status=0
 checked=

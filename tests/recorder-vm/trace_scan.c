@@ -59,6 +59,7 @@ static void add_call(struct rvc_trace *t, const Hwct__Call *c)
 			(unsigned long long)t->frame_ends);
 		f->has_validate = true;
 		f->validate_error = c->error;
+		f->validate_exit_ns = c->t_exit_ns;
 		f->num_types = c->args_case == HWCT__CALL__ARGS_VALIDATE ? c->validate->num_types : UINT32_MAX;
 		break;
 	case HWC2_FUNCTION_GET_CHANGED_COMPOSITION_TYPES:
