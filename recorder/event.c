@@ -162,6 +162,17 @@ static void prefetch_event(struct rec_event *ev)
 	__builtin_prefetch(&ev->args[3], 1);
 }
 
+/* The fields past the event's first line, as an idle event has them: no extra bytes, no payload, no capture. */
+static void init_tail(struct rec_event *ev)
+{
+	ev->ticket = 0;
+	ev->payload = NULL;
+	ev->extra = ev->inline_extra;
+	ev->extra_len = 0;
+	ev->extra_cap = REC_INLINE_EXTRA;
+	ev->capture = NULL;
+}
+
 /* An event whose first line is a cache line (struct rec_event), uninitialised. */
 static struct rec_event *event_alloc(void)
 {
@@ -193,12 +204,7 @@ static REC_HOT struct rec_event *pool_take(struct rec_event_pool *p, bool *backl
 	}
 	p->count++;
 	ev->pool = p;
-	ev->ticket = 0;
-	ev->payload = NULL;
-	ev->extra = ev->inline_extra;
-	ev->extra_len = 0;
-	ev->extra_cap = REC_INLINE_EXTRA;
-	ev->capture = NULL;
+	init_tail(ev);
 	return ev;
 }
 
@@ -246,13 +252,8 @@ static REC_HOT void init_head(struct rec_event *ev, uint8_t type, int32_t functi
 void rec_event_init(struct rec_event *ev, uint8_t type, int32_t function, unsigned nargs)
 {
 	init_head(ev, type, function, nargs);
-	ev->ticket = 0;
-	ev->payload = NULL;
-	ev->extra = ev->inline_extra;
-	ev->extra_len = 0;
-	ev->extra_cap = REC_INLINE_EXTRA;
+	init_tail(ev);
 	ev->wnext = NULL;
-	ev->capture = NULL;
 }
 
 void rec_event_arg_grow(struct rec_event *ev, unsigned n)

@@ -15,6 +15,19 @@
 #include "backend_watch.h"
 #include "replay_target.h"
 
+/* t drives backend (NULL: its creation failed, err says why): the module's mode, at its vsync. */
+static int target_take(struct replay_target *t, struct backend *backend, struct hwct_error *err)
+{
+	t->backend = backend;
+	if (!t->backend) {
+		return err && err->code ? err->code : -ENODEV;
+	}
+	backend_hwc2_mode(t->backend, &t->width, &t->height, &t->vsync_period_ns);
+	t->default_timing = REPLAY_TIMING_VSYNC;
+	t->module_decides = true;
+	return 0;
+}
+
 int replay_target_hwc2_open(struct replay_target *t, const char *arg, const struct replay_target_config *cfg,
 	struct hwct_error *err)
 {
@@ -30,14 +43,7 @@ int replay_target_hwc2_open(struct replay_target *t, const char *arg, const stru
 		return hwct_error_set(err, -EINVAL, "--hwc2", UINT64_MAX, "needs the path of an HWC2 module");
 	}
 	if (cfg->first && cfg->crtc_slot > 0) {	/* a later display of the trace: the module's next display */
-		t->backend = backend_hwc2_create_display(cfg->first->backend, cfg->crtc_slot, arg, err);
-		if (!t->backend) {
-			return err && err->code ? err->code : -ENODEV;
-		}
-		backend_hwc2_mode(t->backend, &t->width, &t->height, &t->vsync_period_ns);
-		t->default_timing = REPLAY_TIMING_VSYNC;
-		t->module_decides = true;
-		return 0;
+		return target_take(t, backend_hwc2_create_display(cfg->first->backend, cfg->crtc_slot, arg, err), err);
 	}
 	if (cfg->hwc2_call_log) {
 		ret = backend_watch_log_open(cfg->hwc2_call_log);
@@ -46,12 +52,5 @@ int replay_target_hwc2_open(struct replay_target *t, const char *arg, const stru
 				strerror(-ret));
 		}
 	}
-	t->backend = backend_hwc2_create(&ho, err);
-	if (!t->backend) {
-		return err && err->code ? err->code : -ENODEV;
-	}
-	backend_hwc2_mode(t->backend, &t->width, &t->height, &t->vsync_period_ns);
-	t->default_timing = REPLAY_TIMING_VSYNC;
-	t->module_decides = true;
-	return 0;
+	return target_take(t, backend_hwc2_create(&ho, err), err);
 }
