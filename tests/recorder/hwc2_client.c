@@ -209,27 +209,35 @@ static void buffer_destroy(struct buffer *b)
 }
 
 /*
- * --map-check, once the layers are destroyed: their buffers are freed as a
- * producer frees them (unmapped, closed). Logs "# maps KEPT LEFT": KEPT of
- * them still mapped in the process once the client's own mappings are gone
- * (the recorder's kept mappings), LEFT still mapped after waiting up to
+ * --map-check, in two steps around the layers' destruction. Before it, the
+ * client drops its own mappings of their buffers and counts KEPT: those
+ * still mapped in the process (the recorder's kept mappings; counted before
+ * destroyLayer, since a quick worker may let them go right after it). Once
+ * the layers are destroyed their buffers are freed as a producer frees
+ * them (closed), and LEFT is how many are still mapped after waiting up to
  * 10 s for the recorder to let them go (no frame is presented meanwhile).
+ * Logs "# maps KEPT LEFT".
  */
-static void map_check_after_destroy(struct layer *layers)
+static int map_check_before_destroy(struct layer *layers, uint64_t *inodes, int *n)
 {
-	uint64_t inodes[3 * 2], deadline;
-	int n = 0, kept, left;
-
+	*n = 0;
 	for (int i = 0; i < 3; i++) {
 		for (int k = 0; k < 2; k++) {
 			struct buffer *b = &layers[i].buf[k];
 
-			inodes[n++] = b->ino;
+			inodes[(*n)++] = b->ino;
 			munmap(b->map, b->size);
 			b->map = NULL;
 		}
 	}
-	kept = client_count_mapped(inodes, n);
+	return client_count_mapped(inodes, *n);
+}
+
+static void map_check_after_destroy(struct layer *layers, const uint64_t *inodes, int n, int kept)
+{
+	uint64_t deadline;
+	int left;
+
 	for (int i = 0; i < 3; i++) {
 		for (int k = 0; k < 2; k++) {
 			close(layers[i].buf[k].fd);
@@ -948,6 +956,8 @@ int main(int argc, char **argv)
 	int fds_warm = -1, fds_end = -1;
 	long frame_sleep_us = 5000, nofile = 0;
 	int emfile = 0;
+	uint64_t map_inodes[3 * 2];
+	int map_n = 0, map_kept = 0;
 	bool probe = false, leak = false, map_check = false, fork_check = false, fd_drain = false;
 	struct client_latency lat_open = { .max_frame = -1 };
 	uint64_t t0;
@@ -1203,13 +1213,16 @@ int main(int argc, char **argv)
 	}
 
 	set_display_value(HWC2_FUNCTION_SET_VSYNC_ENABLED, HWC2_VSYNC_DISABLE);
+	if (map_check) {
+		map_kept = map_check_before_destroy(layers, map_inodes, &map_n);
+	}
 	for (int i = 0; i < LAYERS; i++) {
 		e = FN(DESTROY_LAYER)(dev, FAKE_DISPLAY, layers[i].id);
 		begin(&l, HWC2_FUNCTION_DESTROY_LAYER, true, layers[i].id, e);
 		emit(&l);
 	}
 	if (map_check) {
-		map_check_after_destroy(layers);
+		map_check_after_destroy(layers, map_inodes, map_n, map_kept);
 	}
 	set_display_value(HWC2_FUNCTION_SET_POWER_MODE, HWC2_POWER_MODE_OFF);
 	fprintf(log_file, "# callbacks %d %d %d\n", atomic_load(&hotplugs), atomic_load(&refreshes),
