@@ -35,9 +35,11 @@ int case_map_destroyed_layer(void)
 	}
 	fact = test_log_fact(&log, "maps");
 	CHECK(fact && sscanf(fact, "%d %d", &kept, &left) == 2, "no maps line in the log");
-	fprintf(stderr, "destroyed layers' buffers: %d kept mapped by the recorder, %d left after 10 s\n", kept, left);
+	fprintf(stderr, "destroyed layers' buffers: %d kept mapped by the recorder, %d left\n", kept, left);
 	CHECK(kept > 0, "the recorder kept no mapping of the layers' buffers (%d): nothing to let go", kept);
-	CHECK(left == 0, "%d of the destroyed layers' freed buffers still mapped 10 s after destroyLayer", left);
+	/* the client waits for them without a limit (a loaded worker may be slow): a recorder
+	 * that keeps them makes this case time out in meson */
+	CHECK(left == 0, "%d of the destroyed layers' freed buffers still mapped after destroyLayer", left);
 	test_log_finish(&log);
 	test_client_finish(&c);
 	return 0;
