@@ -68,8 +68,9 @@ def hwc2_replay(hwc_replay, recorder, fake, hwc_trace, trace, d, shown):
     assert given == {i: FRAMES + 1 for i in physical}, "the module presented %s, the trace's physical displays " \
         "are %s" % (given, physical)
 
-    # the second display hotplugged by a thread of the module's 300 ms after registerCallback, after the
-    # replay looked for it (but under load): still found, the replayer waits up to 1 s for it
+    # the second display hotplugged by a thread of the module's once the replayer waits for it (the
+    # fake sees it blocked in a timed wait, tests/recorder/fake_late.h): still found, the replayer
+    # waits up to 1 s for a display after the first
     env = {k: v for k, v in env.items() if not k.startswith("HWCT_")}
     env.update(FAKE_HWC2_MODE="displays,late-hotplug")
     subprocess.run([hwc_replay, trace, "--hwc2", fake, "--no-pixels", "--quiet", "--timing", "fast",

@@ -30,7 +30,8 @@
  * right after the first) and one virtual display (createVirtualDisplay):
  * each display validates and presents its own layers. With "late-hotplug"
  * too, the second display is hotplugged from a thread of the module's
- * FAKE_LATE_HOTPLUG_MS after registerCallback instead.
+ * instead, once the thread that registered the callbacks waits for it
+ * (fake_late.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +51,7 @@
 
 #include "fake_fault.h"
 #include "fake_hwc2.h"
+#include "fake_late.h"
 #include "fake_rules.h"
 #include "fake_signal.h"
 
@@ -96,6 +98,8 @@ struct fake_device {
 	hwc2_callback_data_t vsync_data;
 	pthread_t hotplug_thread;	/* late-hotplug's */
 	bool hotplug_running;
+	pid_t hotplug_waiter;		/* the thread it waits to wait, the callbacks' registrar */
+	atomic_bool hotplug_stop;	/* set by close: the thread gives up */
 	pthread_t vsync_thread;
 	atomic_bool vsync_on;
 	bool vsync_running;
@@ -196,17 +200,16 @@ static bool fd_valid(int fd)
 
 /* ----------------------------------------------------------- callbacks */
 
-#define FAKE_LATE_HOTPLUG_MS 300
-
-/* late-hotplug: the second display, from this thread, a while after registerCallback. */
+/* late-hotplug: the second display, from this thread, once registerCallback's caller waits for it. */
 static void *late_hotplug_main(void *data)
 {
 	struct fake_device *d = data;
-	struct timespec delay = { 0, FAKE_LATE_HOTPLUG_MS * 1000000L };
 	hwc2_callback_data_t fn_data;
 	HWC2_PFN_HOTPLUG fn;
 
-	nanosleep(&delay, NULL);
+	if (!fake_late_wait_for_waiter(d->hotplug_waiter, &d->hotplug_stop)) {
+		return NULL;
+	}
 	pthread_mutex_lock(&d->lock);
 	fn = d->hotplug;
 	fn_data = d->hotplug_data;
@@ -261,6 +264,7 @@ static int32_t register_callback(hwc2_device_t *device, int32_t descriptor,
 			d->hotplug(data, FAKE_DISPLAY, HWC2_CONNECTION_CONNECTED);
 		}
 		if (d->hotplug && d->displays && d->late_hotplug && !d->hotplug_running) {
+			d->hotplug_waiter = fake_late_self();
 			d->hotplug_running = fake_thread_start(&d->hotplug_thread, late_hotplug_main, d) == 0;
 		} else if (d->hotplug && d->displays && !d->late_hotplug) {
 			d->hotplug(data, FAKE_DISPLAY_2, HWC2_CONNECTION_CONNECTED);
@@ -1065,6 +1069,7 @@ static int device_close(struct hw_device_t *hw)
 
 	fake_fault_point("close");
 	if (d->hotplug_running) {
+		atomic_store(&d->hotplug_stop, true);
 		pthread_join(d->hotplug_thread, NULL);
 	}
 	vsync_stop(d);
