@@ -10,7 +10,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "robust.h"
 #include "testlib.h"
@@ -26,12 +25,8 @@ int case_background(void)
 	int main_policy = -1, main_nice = 0, batch_same = 0, batch_lower = 0, other = 0, writer_nice;
 	char others[4096];
 
-	mkdir(test_path("out"), 0755);
-	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
-	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
-	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
-	if (!test_log_load(&log, test_path("log"))) {
-		test_client_finish(&c);
+	test_output_env(out, sizeof(out));
+	if (!test_client_run_log(&c, &log, env, args, false)) {
 		return 0;
 	}
 	fact = test_log_fact(&log, "sched");

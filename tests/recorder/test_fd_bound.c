@@ -14,7 +14,6 @@
  * leak).
  */
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "robust.h"
 #include "testlib.h"
@@ -46,13 +45,8 @@ int case_fd_bound(void)
 	snprintf(frames, sizeof(frames), "%d", FRAMES);
 	snprintf(nofile, sizeof(nofile), "%d", NOFILE);
 	snprintf(warm, sizeof(warm), "%d", WARMUP);
-	mkdir(test_path("out"), 0755);
-	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
-	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
-	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
-	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
-	if (!test_log_load(&log, test_path("log"))) {
-		test_client_finish(&c);
+	test_output_env(out, sizeof(out));
+	if (!test_client_run_log(&c, &log, env, args, true)) {
 		return 0;
 	}
 

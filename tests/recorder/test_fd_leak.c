@@ -28,7 +28,6 @@
  * and the pipeline still captures (some pixels stored).
  */
 #include <stdlib.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "robust.h"
@@ -58,18 +57,15 @@ int case_fd_leak(void)
 	}
 	snprintf(nframes, sizeof(nframes), "%d", frames);
 	snprintf(warm, sizeof(warm), "%d", WARMUP);
-	mkdir(test_path("out"), 0755);
-	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
+	test_output_env(out, sizeof(out));
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	fprintf(stderr, "%d frames through the recorder in %.1f s\n", frames,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
-	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
-	if (!test_log_load(&log, test_path("log"))) {
-		test_client_finish(&c);
+	test_client_ok(&c, true);
+	if (!test_client_log(&c, &log)) {
 		return 0;
 	}
 

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 
 #include "robust.h"
 #include "testlib.h"
@@ -31,13 +30,9 @@ static bool run_once(const char *what)
 	const char *fact;
 	int in = -1, checked = -1, readable = -1;
 
-	mkdir(test_path("out"), 0755);
-	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
+	test_output_env(out, sizeof(out));
 	snprintf(asan, sizeof(asan), "ASAN_OPTIONS=%s%sdetect_leaks=0", opts ? opts : "", opts && *opts ? ":" : "");
-	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
-	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
-	if (!test_log_load(&log, test_path("log"))) {
-		test_client_finish(&c);
+	if (!test_client_run_log(&c, &log, env, args, false)) {
 		return true;
 	}
 	fact = test_log_fact(&log, "fork-stacks");

@@ -8,7 +8,6 @@
  * capture, or the session's end.
  */
 #include <stdio.h>
-#include <sys/stat.h>
 
 #include "robust.h"
 #include "testlib.h"
@@ -24,13 +23,8 @@ int case_map_destroyed_layer(void)
 	const char *fact;
 	int kept = -1, left = -1;
 
-	mkdir(test_path("out"), 0755);
-	snprintf(out, sizeof(out), "HWCT_OUTPUT=%s", test_path("out"));
-	test_client_run(&c, TEST_HAL, test_path("log"), env, args);
-	CHECK(c.status == 0, "client exit %d: %s", c.status, c.err);
-	CHECK(c.err[0] == '\0', "the client or the recorder printed: %s", c.err);
-	if (!test_log_load(&log, test_path("log"))) {
-		test_client_finish(&c);
+	test_output_env(out, sizeof(out));
+	if (!test_client_run_log(&c, &log, env, args, true)) {
 		return 0;
 	}
 	fact = test_log_fact(&log, "maps");

@@ -79,6 +79,19 @@ void test_client_run(struct test_client *c, enum test_via via, const char *log,
 void test_client_finish(struct test_client *c);
 
 /*
+ * Makes the directory test_path("out") and writes "HWCT_OUTPUT=" it into
+ * buf (size bytes) for a client's env; returns buf.
+ */
+const char *test_output_env(char *buf, size_t size);
+
+/*
+ * The checks of a client run that ended (test_client_wait): exit 0 and,
+ * when quiet, nothing on its stderr (the client's or the recorder's).
+ * Failures counted; returns whether it exited 0.
+ */
+bool test_client_ok(struct test_client *c, bool quiet);
+
+/*
  * Copies what comes through the FIFO read end fd (non-blocking) into
  * out_path until every writer closed it, while c runs (reaped when it
  * ends). Gives up after timeout_ms. Returns the bytes copied, or -1 when
@@ -105,6 +118,20 @@ bool test_log_load(struct test_log *log, const char *path);
 const char *test_log_fact(const struct test_log *log, const char *name);
 
 void test_log_finish(struct test_log *log);
+
+/*
+ * Loads the client's log, test_path("log"), into log; when it cannot (a
+ * failure counted) finishes c and returns false.
+ */
+bool test_client_log(struct test_client *c, struct test_log *log);
+
+/*
+ * A robust case's run: test_client_run() through the HAL, test_client_ok()
+ * and test_client_log(); returns whether the log was loaded (if not, c is
+ * finished).
+ */
+bool test_client_run_log(struct test_client *c, struct test_log *log, const char *const *env,
+	const char *const *args, bool quiet);
 
 /* What a trace holds, counted. */
 struct test_trace {

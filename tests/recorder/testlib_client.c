@@ -3,8 +3,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -147,6 +149,39 @@ void test_client_finish(struct test_client *c)
 {
 	free(c->err);
 	c->err = NULL;
+}
+
+const char *test_output_env(char *buf, size_t size)
+{
+	mkdir(test_path("out"), 0755);
+	snprintf(buf, size, "HWCT_OUTPUT=%s", test_path("out"));
+	return buf;
+}
+
+bool test_client_ok(struct test_client *c, bool quiet)
+{
+	CHECK(c->status == 0, "client exit %d: %s", c->status, c->err);
+	if (quiet) {
+		CHECK(c->err[0] == '\0', "the client or the recorder printed: %s", c->err);
+	}
+	return c->status == 0;
+}
+
+bool test_client_log(struct test_client *c, struct test_log *log)
+{
+	if (test_log_load(log, test_path("log"))) {
+		return true;
+	}
+	test_client_finish(c);
+	return false;
+}
+
+bool test_client_run_log(struct test_client *c, struct test_log *log, const char *const *env,
+	const char *const *args, bool quiet)
+{
+	test_client_run(c, TEST_HAL, test_path("log"), env, args);
+	test_client_ok(c, quiet);
+	return test_client_log(c, log);
 }
 
 long test_fifo_drain(int fd, const char *out_path, struct test_client *c, int timeout_ms)
