@@ -299,6 +299,32 @@ static double seconds(void)
 /* Six frame intervals at 60 Hz: at least 100 ms paced, recorded or vsync. */
 /* The generated trace's frame period (replay_gen.c), the vsync period too. */
 #define TIMING_PERIOD_NS 16666667
+/* Runs of a mode at most, until one shows a frame that waited more than 1 ms. */
+#define TIMING_RUNS 5
+
+/* One --timing run of the 7-frame trace: its checks; returns its longest wait, ns. */
+static int64_t timing_run(const struct fixture *fx, const char *gen, const char *mode)
+{
+	const char *args[] = { gen, "--profile", fx->overlays, "--quiet", "--no-pixels", "--timing", mode, NULL };
+	double t0 = seconds();
+	struct json_object *r = test_replay_ok(fx, test_path("timing.json"), args);
+	double took = seconds() - t0;
+	int64_t longest = 0;
+
+	CHECK_MSG(took >= 0.099, "--timing %s: %.3f s for 7 frames", mode, took);
+	CHECK(strcmp(json_object_get_string(test_get(r, "timing", NULL)), mode) == 0);
+	/* deadlines are a period apart from the first frame's start, so no wait exceeds a period */
+	CHECK(int_of(test_get(test_frame_at(r, 0), "timing", NULL), "wait_ns") == 0);
+	for (size_t f = 1; f < 7; f++) {
+		int64_t wait = int_of(test_get(test_frame_at(r, f), "timing", NULL), "wait_ns");
+
+		CHECK_MSG(wait >= 0 && wait <= TIMING_PERIOD_NS, "--timing %s: frame %zu waited %" PRId64 " ns", mode,
+			f, wait);
+		longest = wait > longest ? wait : longest;
+	}
+	json_object_put(r);
+	return longest;
+}
 
 int test_timing(const struct fixture *fx)
 {
@@ -306,32 +332,24 @@ int test_timing(const struct fixture *fx)
 	const char *modes[] = { "recorded", "vsync" };
 
 	for (size_t i = 0; i < 2; i++) {
-		const char *args[] = { gen, "--profile", fx->overlays, "--quiet", "--no-pixels", "--timing", modes[i],
-			NULL };
-		double t0 = seconds();
-		struct json_object *r = test_replay_ok(fx, test_path("timing.json"), args);
-		double took = seconds() - t0;
-
 		int64_t longest = 0;
+		int run;
 
-		CHECK_MSG(took >= 0.099, "--timing %s: %.3f s for 7 frames", modes[i], took);
-		CHECK(strcmp(json_object_get_string(test_get(r, "timing", NULL)), modes[i]) == 0);
 		/*
-		 * Deadlines are a period apart from the first frame's start, so no
-		 * wait exceeds a period (a load only shortens waits); one frame of
-		 * six waits more than 1 ms unless every frame took a period to
-		 * replay without pixels.
+		 * One frame of six waits more than 1 ms unless every frame took a
+		 * period to replay without pixels, which a loaded machine can make
+		 * happen (a load only shortens waits): a run without such a wait is
+		 * run again, TIMING_RUNS times at most.
 		 */
-		CHECK(int_of(test_get(test_frame_at(r, 0), "timing", NULL), "wait_ns") == 0);
-		for (size_t f = 1; f < 7; f++) {
-			int64_t wait = int_of(test_get(test_frame_at(r, f), "timing", NULL), "wait_ns");
-
-			CHECK_MSG(wait >= 0 && wait <= TIMING_PERIOD_NS, "--timing %s: frame %zu waited %" PRId64
-				" ns", modes[i], f, wait);
-			longest = wait > longest ? wait : longest;
+		for (run = 1; run <= TIMING_RUNS && longest <= 1000000; run++) {
+			longest = timing_run(fx, gen, modes[i]);
+			if (longest <= 1000000) {
+				fprintf(stderr, "--timing %s: run %d: no frame waited more than 1 ms (a loaded machine?)\n",
+					modes[i], run);
+			}
 		}
-		CHECK_MSG(longest > 1000000, "--timing %s: no frame waited more than 1 ms", modes[i]);
-		json_object_put(r);
+		CHECK_MSG(longest > 1000000, "--timing %s: no frame waited more than 1 ms in %d runs", modes[i],
+			TIMING_RUNS);
 	}
 	return 0;
 }
