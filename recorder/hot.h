@@ -15,4 +15,11 @@
 #define REC_HOT
 #endif
 
+/*
+ * A cache line. Fields written by different threads sit on different lines
+ * (_Alignas(REC_LINE)): a line written by the worker and read by a call
+ * costs the call a transfer from the other core, each time.
+ */
+#define REC_LINE 64
+
 #endif

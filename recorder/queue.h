@@ -14,8 +14,8 @@
 struct rec_event;
 
 struct rec_queue {
-	_Atomic(struct rec_event *) head;	/* producers' end */
-	struct rec_event *tail;			/* consumer's end */
+	_Alignas(REC_LINE) _Atomic(struct rec_event *) head;	/* producers' end */
+	_Alignas(REC_LINE) struct rec_event *tail;		/* consumer's end */
 	struct rec_event *stub;			/* owned sentinel */
 };
 

@@ -101,7 +101,8 @@ static void after_fork_child(void)
 /* Reads the options and checks the output; logs one line and returns NULL when unusable. */
 static struct recorder *create(void)
 {
-	struct recorder *r = calloc(1, sizeof(*r));
+	/* sizeof is a multiple of the struct's alignment, a line (recorder.h) */
+	struct recorder *r = aligned_alloc(_Alignof(struct recorder), sizeof(*r));
 	pthread_condattr_t attr;
 	char why[512];
 	int ret;
@@ -110,6 +111,7 @@ static struct recorder *create(void)
 		hwct_log(HWCT_LOG_ERROR, "recorder: out of memory; not recording");
 		return NULL;
 	}
+	memset(r, 0, sizeof(*r));
 	r->first_fd = -1;
 	rec_fds_init();
 	if (rec_config_read(&r->cfg, why, sizeof(why)) < 0) {

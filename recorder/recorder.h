@@ -31,13 +31,16 @@ enum rec_info_state {
  * (recorder/README.md, "Capture before release").
  */
 struct rec_display_slot {
+	/* read by every call of the display, written once */
 	_Atomic uint64_t key;		/* display id + 1, 0 = free slot */
-	_Atomic uint64_t tickets;	/* last ticket issued (hot path) */
-	_Atomic uint64_t at_present;	/* `tickets` when the last present returned (hot path) */
-	_Atomic uint64_t release_target;	/* what getReleaseFences waits for (hot path) */
-	_Atomic uint64_t resolved;	/* every ticket <= this is resolved (worker) */
-	_Atomic uint64_t late;		/* tickets <= this must be marked late (hot path) */
 	atomic_int info;		/* enum rec_info_state */
+	/* written by the calling threads (hot path) */
+	_Alignas(REC_LINE) _Atomic uint64_t tickets;	/* last ticket issued */
+	_Atomic uint64_t at_present;	/* `tickets` when the last present returned */
+	_Atomic uint64_t release_target;	/* what getReleaseFences waits for */
+	_Atomic uint64_t late;		/* tickets <= this must be marked late */
+	/* written by the worker */
+	_Alignas(REC_LINE) _Atomic uint64_t resolved;	/* every ticket <= this is resolved */
 };
 
 struct rec_worker;
@@ -51,15 +54,16 @@ struct recorder {
 	uint32_t passthrough[16];	/* descriptors handed out unwrapped */
 	atomic_uint passthrough_count;
 
-	atomic_bool recording;		/* a session is capturing events */
-	atomic_int inflight;		/* calls between rec_call_begin and their push, of threads without a pool (call.h) */
+	atomic_bool recording;		/* a session is capturing events (read by every call) */
+	/* written by the calling threads */
+	_Alignas(REC_LINE) atomic_int inflight;		/* calls between rec_call_begin and their push, of threads without a pool (call.h) */
 	_Atomic uint64_t next_fence_id;
 	_Atomic uint64_t events_dropped;	/* calls/callbacks not recorded (queue full, no memory) */
 	struct rec_queue queue;
 	struct rec_display_slot displays[REC_MAX_DISPLAYS];
 
 	/* worker control */
-	pthread_mutex_t lock;
+	_Alignas(REC_LINE) pthread_mutex_t lock;
 	pthread_cond_t wake;
 	atomic_bool worker_idle;	/* the worker sleeps on `wake` */
 	atomic_bool quit;
