@@ -16,6 +16,11 @@ before rebuilding to compare it with the next. VAR=VALUE sets one environment
 variable for that variant's children (e.g. HWCT_TRIGGER=signal: wrapped but
 not recording). The share of calls over 5 us (preemption, IPIs, page faults)
 is printed apart: it moves the plain mean most.
+
+--per-position prints, for each of the frame's 31 calls in order, the median
+overhead of each variant (wrapper - direct at that position): the same setter
+on the frame's first layer and on its second shows what a call pays for
+finding the wrapper's code and data cold after the frame's drawing.
 """
 import argparse
 import collections
@@ -30,6 +35,7 @@ import tempfile
 # bench_recorder_classes.c: the calls that carry a fence fd (HWC2_FUNCTION_*)
 FENCE_FUNCTIONS = {19, 20, 23, 28, 40, 47, 49}
 TAIL_NS = 5000
+CALLS_PER_FRAME = 31  # bench_recorder.h BENCH_CALLS_PER_FRAME
 
 
 def parse():
@@ -41,6 +47,7 @@ def parse():
     p.add_argument('--rounds', type=int, default=6)
     p.add_argument('--frames', type=int, default=150)
     p.add_argument('--per-function', action='store_true')
+    p.add_argument('--per-position', action='store_true')
     p.add_argument('--bench-arg', action='append', default=[], help='e.g. --no-draw, --no-pace')
     p.add_argument('variants', nargs='+', metavar='NAME=LIB[:VAR=VALUE]')
     return p.parse_args()
@@ -91,6 +98,25 @@ def summary(ns):
     return statistics.mean(ns[:max(1, int(len(ns) * 0.98))]), statistics.median(ns)
 
 
+def by_position(samples):
+    """Medians per position in the frame; samples are whole frames of CALLS_PER_FRAME calls, in order."""
+    pos = [[] for _ in range(CALLS_PER_FRAME)]
+    for i, (_, ns) in enumerate(samples):
+        pos[i % CALLS_PER_FRAME].append(ns)
+    return [statistics.median(p) if p else 0 for p in pos]
+
+
+def print_positions(pooled, names):
+    d = by_position(pooled['direct'])
+    cols = {name: by_position(pooled[name]) for name in names}
+    fns = [fn for fn, _ in pooled['direct'][:CALLS_PER_FRAME]]
+    print('per position in the frame: HWC2_FUNCTION_*, direct median ns, each variant\'s median overhead ns ' +
+          '(fence-fd calls marked *)')
+    for k, fn in enumerate(fns):
+        print('  %2d %2d%s direct %6.0f  %s' % (k, fn, '*' if fn in FENCE_FUNCTIONS else ' ', d[k],
+              '  '.join('%s %+6.0f' % (name, cols[name][k] - d[k]) for name in names)))
+
+
 def main():
     args = parse()
     tmp = tempfile.mkdtemp(prefix='bench-recorder-ab.')
@@ -136,6 +162,8 @@ def main():
                 w = per(pooled[name])
                 print('%s per function (HWC2_FUNCTION_*: overhead mean ns): %s' % (name, ' '.join(
                     '%d:%.0f' % (fn, w[fn] - d[fn]) for fn in sorted(w) if fn not in FENCE_FUNCTIONS and fn in d)))
+        if args.per_position:
+            print_positions(pooled, [v[0] for v in variants])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

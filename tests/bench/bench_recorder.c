@@ -21,7 +21,11 @@
  *                31 per frame, timed the same way, beside the same clock
  *                pair around nothing (the timing floor): once disabled (no
  *                session daemon) and once enabled in a session of a private
- *                session daemon (as nobody when root, as test_lttng.sh).
+ *                session daemon (as nobody when root, as test_lttng.sh);
+ *   tp-in-calls  the direct client with the enabled tracepoint fired inside
+ *                each timed call: the tracepoint at the call site, in the
+ *                frame's own cache state; printed beside the goal, which is
+ *                judged against the tracepoint alone.
  *
  * The recorder reads its options once per process, and LTTng-UST registers
  * at process start, so every mode runs in a child process of its own (this
@@ -197,7 +201,11 @@ static int child_main(const struct options *o)
 	if (o->cputime) {
 		bench_call_clock_cpu();
 	}
-	if (m == MODE_TP_ENABLED && !bench_tp_enabled()) {
+	if (m == MODE_TP_IN_CALLS) {
+		c.module = o->fake;
+		c.probe = bench_tp_fire;
+	}
+	if ((m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS) && !bench_tp_enabled()) {
 		return EXIT_NOT_ENABLED;
 	}
 	if (m == MODE_DUP) {
@@ -232,7 +240,7 @@ static void run_mode(struct run *r, enum bench_mode m)
 	char samples[300], warmup[16], frames[16];
 	char *argv[20];
 	struct bench_env env[7];
-	bool enabled = m == MODE_TP_ENABLED;
+	bool enabled = m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
 	size_t n = 0, e = 0;
 	int ret;
 
@@ -363,9 +371,9 @@ int main(int argc, char **argv)
 	}
 	for (unsigned round = 0; !r.o.ui_only && round < r.o.rounds; round++) {
 		for (int m = 0; m < MODE_COUNT; m++) {
-			bool tp = m == MODE_TP_DISABLED || m == MODE_TP_ENABLED;
+			bool tp = m == MODE_TP_DISABLED || m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
 
-			if ((tp && !bench_tp_built()) || (m == MODE_TP_ENABLED && !r.lttng_ok)) {
+			if ((tp && !bench_tp_built()) || (tp && m != MODE_TP_DISABLED && !r.lttng_ok)) {
 				continue;
 			}
 			run_mode(&r, (enum bench_mode)m);

@@ -33,6 +33,7 @@ enum bench_mode {
 	MODE_TP_DISABLED,	/* the empty tracepoint, no session */
 	MODE_TP_ENABLED,	/* the empty tracepoint, enabled in a session */
 	MODE_DUP,		/* one dup + close of an fd (bench_recorder_dup.c) */
+	MODE_TP_IN_CALLS,	/* the fake called directly, the enabled empty tracepoint fired in each timed call */
 	MODE_COUNT,
 };
 
@@ -95,6 +96,7 @@ struct bench_client_options {
 	unsigned warmup, frames;	/* frames not timed, then frames timed */
 	bool paced;			/* one frame per BENCH_FRAME_NS */
 	bool no_draw;			/* keep the first content (profiling the calls alone) */
+	void (*probe)(void);		/* run inside each timed call, before it (MODE_TP_IN_CALLS); NULL none */
 };
 
 /*
@@ -190,6 +192,14 @@ bool bench_tp_enabled(void);
  */
 int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced,
 	struct bench_samples *out);
+
+/*
+ * Fires the empty tracepoint once: the probe of MODE_TP_IN_CALLS, which
+ * puts it at the client's call sites, in the frame's own cache state (the
+ * frame's content drawn just before, the module's work between calls).
+ * Does nothing without LTTng.
+ */
+void bench_tp_fire(void);
 
 /* ------------------------------------------------------- the dup baseline */
 

@@ -63,6 +63,34 @@ static void print_class(const struct bench_results *r, enum bench_mode m, bool f
 		pass ? "PASS" : "MISS");
 }
 
+/*
+ * The tracepoint where the wrapper's cost is taken: in the client's own
+ * calls (MODE_TP_IN_CALLS), per class, minus the direct calls of the class.
+ */
+static void print_in_calls(const struct bench_results *r)
+{
+	if (!r->ran[MODE_TP_IN_CALLS]) {
+		return;
+	}
+	printf("the tracepoint fired inside each call of the class (tp-in-calls - direct), and each wrapper mode's "
+		"overhead ÷ it:\n");
+	for (int k = 0; k < 2; k++) {
+		bool fence = k == 1;
+		struct bench_stat d = class_stat(&r->samples[MODE_DIRECT], fence);
+		struct bench_stat t = class_stat(&r->samples[MODE_TP_IN_CALLS], fence);
+		double net = t.mean - d.mean;
+
+		printf("  %-14s tracepoint mean %6.0f ns, median %4.0f ns", fence ? "fence-fd calls" : "no-fd calls", net,
+			t.p50 - d.p50);
+		for (int m = MODE_PIXELS_OFF; m <= MODE_PIXELS_ON; m++) {
+			struct bench_stat w = class_stat(&r->samples[m], fence);
+
+			printf("; %s %.2f", bench_mode_names[m], net >= 1.0 ? (w.mean - d.mean) / net : 0.0);
+		}
+		printf("\n");
+	}
+}
+
 void bench_report_classes(const struct bench_results *r, double tp_mean, double tp_p99)
 {
 	struct bench_stat dup;
@@ -79,4 +107,5 @@ void bench_report_classes(const struct bench_results *r, double tp_mean, double 
 		print_class(r, (enum bench_mode)m, false, tp_mean, tp_p99, dup.mean, dup.p99);
 		print_class(r, (enum bench_mode)m, true, tp_mean, tp_p99, dup.mean, dup.p99);
 	}
+	print_in_calls(r);
 }

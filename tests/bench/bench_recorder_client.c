@@ -68,6 +68,7 @@ struct client {
 	struct layer layers[2];		/* 0 screen, 1 bar */
 	struct bench_pixels px;
 	struct bench_samples *out;	/* NULL while warming up */
+	void (*probe)(void);		/* bench_client_options' */
 	int err;			/* first failure, -errno */
 };
 
@@ -110,6 +111,9 @@ static void record(struct client *c, int32_t function, uint64_t ns)
 #define TIMED(c, function, call) \
 	do { \
 		uint64_t t0_ = bench_call_ns(); \
+		if ((c)->probe) { \
+			(c)->probe(); \
+		} \
 		call; \
 		record((c), HWC2_FUNCTION_##function, bench_call_ns() - t0_); \
 	} while (0)
@@ -412,6 +416,7 @@ int bench_client_run(const struct bench_client_options *o, struct bench_samples 
 		hwc2_close(c.dev);
 		return ret;
 	}
+	c.probe = o->probe;
 	ret = set_up(&c, o->pixels);
 	for (uint32_t f = 0; ret == 0 && c.err == 0 && f < o->warmup + o->frames; f++) {
 		if (o->paced) {

@@ -31,6 +31,11 @@ bool bench_tp_enabled(void)
 	return lttng_ust_tracepoint_enabled(hwct_bench, empty);
 }
 
+void bench_tp_fire(void)
+{
+	lttng_ust_tracepoint(hwct_bench, empty);
+}
+
 int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced,
 	struct bench_samples *out)
 {
@@ -66,6 +71,10 @@ bool bench_tp_built(void)
 bool bench_tp_enabled(void)
 {
 	return false;
+}
+
+void bench_tp_fire(void)
+{
 }
 
 int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced,
