@@ -18,7 +18,7 @@ REC_HOT bool rec_tp_call_enabled(void)
 		lttng_ust_tracepoint_enabled(hwc2, present);
 }
 
-bool rec_tp_validate_enabled(void)
+REC_HOT bool rec_tp_validate_enabled(void)
 {
 	return lttng_ust_tracepoint_enabled(hwc2, validate);
 }

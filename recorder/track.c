@@ -49,7 +49,7 @@ REC_HOT bool rec_track_wants(int32_t function)
 	}
 }
 
-static struct tlayer *find(uint64_t display, uint64_t layer)
+static REC_HOT struct tlayer *find(uint64_t display, uint64_t layer)
 {
 	for (int i = 0; i < nlayers; i++) {
 		if (layers[i].layer == layer && layers[i].display == display) {
@@ -59,7 +59,7 @@ static struct tlayer *find(uint64_t display, uint64_t layer)
 	return NULL;
 }
 
-static void count(struct rec_tp_validate *v, bool with_changes)
+static REC_HOT void count(struct rec_tp_validate *v, bool with_changes)
 {
 	for (int i = 0; i < nlayers; i++) {
 		struct tlayer *l = &layers[i];
@@ -92,17 +92,17 @@ static void count(struct rec_tp_validate *v, bool with_changes)
 	}
 }
 
-static int slot(uint64_t display)
+static REC_HOT int slot(uint64_t display)
 {
 	return (int)(display % MAX_DISPLAYS);
 }
 
-static int64_t ival(const struct rec_event *ev, int i)
+static REC_HOT int64_t ival(const struct rec_event *ev, int i)
 {
 	return ev->args[i].kind == REC_ARG_COUNT ? ev->args[i].v.count.out : ev->args[i].v.i;
 }
 
-static void changed_types(const struct rec_event *ev)
+static REC_HOT void changed_types(const struct rec_event *ev)
 {
 	const struct rec_arg *ls = &ev->args[REC_ARG_GET_CHANGED_COMPOSITION_TYPES_OUT_LAYERS];
 	const struct rec_arg *ts = &ev->args[REC_ARG_GET_CHANGED_COMPOSITION_TYPES_OUT_TYPES];
