@@ -56,6 +56,7 @@
  * a profiler; with pixels on the content then repeats: not the benchmark).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +86,7 @@ struct run {
 	bool lttng_ok;
 	char lttng_why[256];
 	char out[MODE_COUNT][300];	/* HWCT_OUTPUT of the wrapper modes */
+	char shared_fake[300], shared_pixels[300];	/* copies nobody can read, "" none (share_with_nobody) */
 	struct bench_samples samples[MODE_COUNT];
 	bool ran[MODE_COUNT];
 };
@@ -234,6 +236,56 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
+/* Copies from to path, readable by all. Returns 0 or -errno. */
+static int copy_readable(const char *from, const char *path)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, ret = 0;
+	ssize_t n;
+
+	if (in < 0) {
+		return -errno;
+	}
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		ret = -errno;
+	}
+	while (ret == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 || write(out, buf, (size_t)n) != n) {
+			ret = n < 0 ? -errno : -EIO;
+		}
+	}
+	close(in);
+	if (out >= 0 && close(out) < 0 && ret == 0) {
+		ret = -errno;
+	}
+	return ret;
+}
+
+/*
+ * As root the enabled-tracepoint children run as nobody, who may not enter
+ * the build tree (a clone in a private 0700 directory, as CI makes): the
+ * files tp-in-calls opens, the fake module and the pixels, are copied into
+ * the run's temporary directory (0755) for them.
+ */
+static void share_with_nobody(struct run *r)
+{
+	int ret;
+
+	snprintf(r->shared_fake, sizeof(r->shared_fake), "%s/hwcomposer.fake.so", r->tmp);
+	ret = copy_readable(r->o.fake, r->shared_fake);
+	if (ret < 0) {
+		die(r->o.fake, -ret);
+	}
+	if (r->o.pixels) {
+		snprintf(r->shared_pixels, sizeof(r->shared_pixels), "%s/pixels.png", r->tmp);
+		ret = copy_readable(r->o.pixels, r->shared_pixels);
+		if (ret < 0) {
+			die(r->o.pixels, -ret);
+		}
+	}
+}
+
 /* Runs one mode's child and pools its samples. */
 static void run_mode(struct run *r, enum bench_mode m)
 {
@@ -241,6 +293,7 @@ static void run_mode(struct run *r, enum bench_mode m)
 	char *argv[20];
 	struct bench_env env[7];
 	bool enabled = m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
+	bool shared = enabled && r->shared_fake[0];
 	size_t n = 0, e = 0;
 	int ret;
 
@@ -257,12 +310,12 @@ static void run_mode(struct run *r, enum bench_mode m)
 	argv[n++] = "--frames";
 	argv[n++] = frames;
 	argv[n++] = "--fake";
-	argv[n++] = (char *)r->o.fake;
+	argv[n++] = shared ? r->shared_fake : (char *)r->o.fake;
 	argv[n++] = "--recorder";
 	argv[n++] = (char *)r->o.recorder;
 	if (r->o.pixels) {
 		argv[n++] = "--pixels";
-		argv[n++] = (char *)r->o.pixels;
+		argv[n++] = shared ? r->shared_pixels : (char *)r->o.pixels;
 	}
 	if (!r->o.paced) {
 		argv[n++] = "--no-pace";
@@ -368,6 +421,9 @@ int main(int argc, char **argv)
 	}
 	if (bench_tp_built()) {
 		r.lttng_ok = bench_lttng_start(&r.lttng, r.tmp, r.lttng_why, sizeof(r.lttng_why)) == 0;
+		if (r.lttng_ok && r.lttng.as_nobody) {
+			share_with_nobody(&r);
+		}
 	}
 	for (unsigned round = 0; !r.o.ui_only && round < r.o.rounds; round++) {
 		for (int m = 0; m < MODE_COUNT; m++) {
