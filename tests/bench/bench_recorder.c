@@ -277,7 +277,8 @@ static void share_with_nobody(struct run *r)
 	if (ret < 0) {
 		die(r->o.fake, -ret);
 	}
-	if (r->o.pixels) {
+	/* a PNG that is not there is not copied: every child then draws the synthetic pattern, as the parent said */
+	if (r->o.pixels && access(r->o.pixels, F_OK) == 0) {
 		snprintf(r->shared_pixels, sizeof(r->shared_pixels), "%s/pixels.png", r->tmp);
 		ret = copy_readable(r->o.pixels, r->shared_pixels);
 		if (ret < 0) {
@@ -315,7 +316,7 @@ static void run_mode(struct run *r, enum bench_mode m)
 	argv[n++] = (char *)r->o.recorder;
 	if (r->o.pixels) {
 		argv[n++] = "--pixels";
-		argv[n++] = shared ? r->shared_pixels : (char *)r->o.pixels;
+		argv[n++] = shared && r->shared_pixels[0] ? r->shared_pixels : (char *)r->o.pixels;
 	}
 	if (!r->o.paced) {
 		argv[n++] = "--no-pace";
