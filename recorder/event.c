@@ -25,7 +25,6 @@
 #define POOL_MAX_EVENTS 512u		/* per pool; more in flight at once are malloc'd alone */
 #define POOL_BACKLOG 256u		/* a pool dry with this many in flight: the worker is behind */
 #define MAX_LOOSE_EVENTS 65536u		/* malloc'd alone and not yet freed; past it rec_event_new fails */
-#define LINE 64
 
 /*
  * What the owner writes and what the freeing thread writes are on separate
@@ -41,7 +40,7 @@ struct rec_event_pool {
 	struct rec_event_pool *next;		/* in `pools`, never removed */
 	atomic_bool owned;			/* a live thread takes events from it */
 	/* the freeing threads' line */
-	_Alignas(LINE) _Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
+	_Alignas(REC_LINE) _Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
 };
 
 static _Atomic(struct rec_event_pool *) pools;
@@ -90,7 +89,7 @@ static REC_HOT struct rec_event_pool *pool_get(void)
 		}
 	}
 	if (!p) {
-		p = aligned_alloc(LINE, sizeof(*p));
+		p = aligned_alloc(REC_LINE, sizeof(*p));
 		if (!p) {
 			return NULL;
 		}
@@ -157,7 +156,7 @@ bool rec_event_pools_busy(void)
 static void prefetch_event(struct rec_event *ev)
 {
 	__builtin_prefetch(ev, 1);
-	__builtin_prefetch((char *)ev + LINE, 1);
+	__builtin_prefetch((char *)ev + REC_LINE, 1);
 	__builtin_prefetch(&ev->args[0], 1);
 	__builtin_prefetch(&ev->args[3], 1);
 }
@@ -176,7 +175,7 @@ static void init_tail(struct rec_event *ev)
 /* An event whose first line is a cache line (struct rec_event), uninitialised. */
 static struct rec_event *event_alloc(void)
 {
-	return aligned_alloc(LINE, (sizeof(struct rec_event) + LINE - 1) / LINE * LINE);
+	return aligned_alloc(REC_LINE, (sizeof(struct rec_event) + REC_LINE - 1) / REC_LINE * REC_LINE);
 }
 
 /*
