@@ -172,6 +172,12 @@ static void parse(int argc, char **argv, struct options *o)
 	o->warmup = o->warmup ? o->warmup : o->quick ? 5 : 30;
 }
 
+/* Whether mode m's child runs in the LTTng session (the enabled tracepoint: as nobody when root). */
+static bool in_session(enum bench_mode m)
+{
+	return m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
+}
+
 /* ------------------------------------------------------------ a child */
 
 static int child_main(const struct options *o)
@@ -207,7 +213,7 @@ static int child_main(const struct options *o)
 		c.module = o->fake;
 		c.probe = bench_tp_fire;
 	}
-	if ((m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS) && !bench_tp_enabled()) {
+	if (in_session(m) && !bench_tp_enabled()) {
 		return EXIT_NOT_ENABLED;
 	}
 	if (m == MODE_DUP) {
@@ -293,7 +299,7 @@ static void run_mode(struct run *r, enum bench_mode m)
 	char samples[300], warmup[16], frames[16];
 	char *argv[20];
 	struct bench_env env[7];
-	bool enabled = m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
+	bool enabled = in_session(m);
 	bool shared = enabled && r->shared_fake[0];
 	size_t n = 0, e = 0;
 	int ret;
@@ -428,12 +434,13 @@ int main(int argc, char **argv)
 	}
 	for (unsigned round = 0; !r.o.ui_only && round < r.o.rounds; round++) {
 		for (int m = 0; m < MODE_COUNT; m++) {
-			bool tp = m == MODE_TP_DISABLED || m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
+			enum bench_mode mode = (enum bench_mode)m;
+			bool tp = mode == MODE_TP_DISABLED || in_session(mode);
 
-			if ((tp && !bench_tp_built()) || (tp && m != MODE_TP_DISABLED && !r.lttng_ok)) {
+			if ((tp && !bench_tp_built()) || (in_session(mode) && !r.lttng_ok)) {
 				continue;
 			}
-			run_mode(&r, (enum bench_mode)m);
+			run_mode(&r, mode);
 		}
 	}
 	if (bench_tp_built()) {

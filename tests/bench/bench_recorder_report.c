@@ -50,26 +50,6 @@ static void print_tracepoint(const struct bench_results *r, enum bench_mode m, c
 		net->p99);
 }
 
-/*
- * The enabled tracepoint at the client's call sites: the direct calls with
- * the tracepoint fired inside each, minus the direct calls (mean - mean,
- * p99 - p99), as the wrapper's overhead is taken.
- */
-static void print_tp_in_calls(const struct bench_results *r, struct cost direct, struct cost *net)
-{
-	struct cost t;
-
-	*net = (struct cost){ 0, 0 };
-	if (!r->ran[MODE_TP_IN_CALLS]) {
-		printf("tracepoint in the calls: n/a (%s)\n", bench_tp_built() ? r->tp_why : "built without LTTng-UST");
-		return;
-	}
-	t = cost_of(&r->samples[MODE_TP_IN_CALLS], -1);
-	*net = (struct cost){ t.mean - direct.mean, t.p99 - direct.p99 };
-	printf("tracepoint in the calls (enabled, fired inside each direct call of the frame): mean %.0f ns p99 %.0f ns; "
-		"- direct: mean %.1f ns p99 %.0f ns\n", t.mean, t.p99, net->mean, net->p99);
-}
-
 static void print_wrapper(const struct bench_results *r, enum bench_mode m, const char *label, struct cost direct,
 	struct cost base)
 {
@@ -190,7 +170,7 @@ static void print_medians(const struct bench_results *r)
 
 void bench_report_print(const struct bench_results *r)
 {
-	struct cost direct = cost_of(&r->samples[MODE_DIRECT], -1), disabled, enabled, in_calls, base;
+	struct cost direct = cost_of(&r->samples[MODE_DIRECT], -1), disabled, enabled, base;
 	const char *base_name;
 
 	printf("pixels of the 1080x2400 layer: %s, scrolled 8 rows per frame, frame number in the first "
@@ -198,7 +178,6 @@ void bench_report_print(const struct bench_results *r)
 	printf("direct per call: mean %.0f ns p99 %.0f ns\n", direct.mean, direct.p99);
 	print_tracepoint(r, MODE_TP_DISABLED, "disabled", &disabled);
 	print_tracepoint(r, MODE_TP_ENABLED, "enabled", &enabled);
-	print_tp_in_calls(r, direct, &in_calls);
 	if (r->ran[MODE_TP_ENABLED]) {
 		base = enabled;
 		base_name = "the enabled tracepoint (a started session), net of the timing floor";
