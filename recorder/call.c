@@ -81,7 +81,7 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 			rec_inflight_leave(r, c);
 		}
 	}
-	if (!c->ev && (c->tracing || rec_track_wants(function))) {
+	if (!c->ev && c->tracing) {
 		c->ev = &c->local;
 		rec_event_init(c->ev, REC_EV_CALL, function, nargs);
 	}
@@ -250,7 +250,6 @@ REC_HOT void rec_call_end(struct rec_call *c)
 	if (!ev) {
 		return;
 	}
-	rec_track_call(ev);
 	if (c->function == HWC2_FUNCTION_PRESENT_DISPLAY && c->tracing) {
 		rec_tp_present(c->display, present_fence_id(ev), ev->error);
 	}

@@ -18,6 +18,7 @@ Usage: gen-wrappers.py --out-c FILE.c --out-h FILE.h hwcomposer2.h
 """
 
 import argparse
+import collections
 import re
 import sys
 
@@ -48,6 +49,39 @@ CALL_OVERRIDE = {
 	'REGISTER_CALLBACK': ('rec_register_callback(',
 		['&call', 'real', 'device', 'descriptor', 'callback_data', 'pointer']),
 }
+
+
+# Functions whose wrapper also keeps the composition types for the LTTng
+# validate event (track.c, tp.h): statements before the real call, and after
+# it (with `ret`, its return value). Other wrappers pay nothing for it.
+TRACK = {
+	'CREATE_LAYER': ([], ['rec_track_create_layer(display, ret, out_layer);']),
+	'DESTROY_LAYER': ([], ['rec_track_destroy_layer(display, layer);']),
+	'SET_LAYER_COMPOSITION_TYPE': ([], ['rec_track_composition_type(display, layer, type, ret);']),
+	'VALIDATE_DISPLAY': ([], ['rec_track_validate(display, ret, out_num_types, out_num_requests);']),
+	'GET_CHANGED_COMPOSITION_TYPES': (
+		['uint32_t capacity = out_count ? *out_count : 0;'],
+		['rec_track_changed_types(display, ret, capacity, out_count, out_layers, out_types);']),
+	'ACCEPT_DISPLAY_CHANGES': ([], ['rec_track_accept(display);']),
+}
+
+
+# The functions a composer calls in every frame, in about the order
+# SurfaceFlinger calls them (each layer's state, then the display's
+# validate/present sequence). Their wrappers, and the bodies they share,
+# are REC_HOT and emitted first in this order, so that a frame's calls run
+# through a few contiguous pages of the hot text (hot.h); every other
+# wrapper is ordinary cold code. The library compiles this file with
+# -fno-toplevel-reorder (meson.build) to keep the order.
+FRAME = [
+	'SET_LAYER_DISPLAY_FRAME', 'SET_LAYER_SOURCE_CROP', 'SET_LAYER_Z_ORDER', 'SET_LAYER_TRANSFORM',
+	'SET_LAYER_BLEND_MODE', 'SET_LAYER_PLANE_ALPHA', 'SET_LAYER_VISIBLE_REGION',
+	'SET_LAYER_DATASPACE', 'SET_LAYER_COLOR_TRANSFORM', 'SET_LAYER_SURFACE_DAMAGE',
+	'SET_LAYER_PER_FRAME_METADATA', 'SET_LAYER_BUFFER', 'SET_LAYER_COLOR',
+	'SET_LAYER_COMPOSITION_TYPE', 'SET_COLOR_TRANSFORM', 'VALIDATE_DISPLAY',
+	'GET_CHANGED_COMPOSITION_TYPES', 'GET_DISPLAY_REQUESTS', 'ACCEPT_DISPLAY_CHANGES',
+	'SET_CLIENT_TARGET', 'PRESENT_DISPLAY', 'GET_RELEASE_FENCES',
+]
 
 
 class GenError(Exception):
@@ -195,41 +229,119 @@ def gen_function(fn, value, ret, params, out_h):
 	elif ret not in ('int32_t', 'void'):
 		raise GenError('HWC2_PFN_%s: return type %s not understood' % (fn, ret))
 
-	name = 'wrap_' + lower(fn)
-	lines = ['/* %d %s */' % (value, fn)]
-	lines += wrap_list('static REC_HOT %s %s(' % (ret, name), [p.decl() for p in params], ')')
-	lines.append('{')
-	lines.append('\tstruct rec_call call;')
-	lines.append('\tHWC2_PFN_%s real =' % fn)
-	lines.append('\t\t(HWC2_PFN_%s)rec_call_begin(&call, device, %d, %d);' % (fn, value, nargs))
-	if ret != 'void':
-		lines.append('\t%s ret;' % ret)
-	lines.append('')
-	lines.append('\tif (!real) {')
-	lines.append('\t\treturn%s;' % {'int32_t': ' HWC2_ERROR_BAD_PARAMETER', 'uint32_t': ' 0',
-		'void': ''}[ret])
-	lines.append('\t}')
-	lines += ['\t' + s for s in before]
-	lines.append('\trec_call_enter(&call);')
+	before += TRACK.get(fn, ([], []))[0]
+	if ret == 'uint32_t':
+		after.append('rec_arg_in(&call, %d, ret);' % len(args))
+	after += TRACK.get(fn, ([], []))[1]
 	if fn in CALL_OVERRIDE:
 		head, call_args = CALL_OVERRIDE[fn]
 	else:
 		head, call_args = 'real(', [p.name for p in params]
-	if ret == 'void':
-		lines += wrap_list(head, call_args, ');', '\t')
+	return Wrapper(fn, value, ret, params, nargs, before, after, head, call_args)
+
+
+class Wrapper:
+	"""One descriptor's wrapper: its prototype and the statements around the real call."""
+
+	def __init__(self, fn, value, ret, params, nargs, before, after, head, call_args):
+		self.fn, self.value, self.ret, self.params, self.nargs = fn, value, ret, params, nargs
+		self.before, self.after, self.head, self.call_args = before, after, head, call_args
+		self.name = 'wrap_' + lower(fn)
+
+	def renamed(self, names):
+		"""(before, after, call_args) with each parameter renamed per names (old -> new)."""
+		def sub(text):
+			for old, new in names.items():
+				text = re.sub(r'\b%s\b' % re.escape(old), new, text)
+			return text
+		return ([sub(x) for x in self.before], [sub(x) for x in self.after],
+			[sub(x) for x in self.call_args])
+
+	def body_key(self):
+		"""Equal for wrappers that differ only in the descriptor and parameter names."""
+		names = {p.name: 'a%d' % k for k, p in enumerate(self.params[1:])}
+		before, after, call_args = self.renamed(names)
+		types = tuple(p.ctype + p.array for p in self.params)
+		return (self.ret, types, self.nargs, tuple(before), tuple(after), self.head, tuple(call_args))
+
+
+def body_lines(w, name, function, extra_params, names, attr):
+	"""The wrapper body: rec_call_begin .. rec_call_end around the real call."""
+	before, after, call_args = w.renamed(names)
+	params = [Param(p.ctype, names.get(p.name, p.name), p.array).decl() for p in w.params]
+	lines = wrap_list('static %s%s %s(' % (attr, w.ret, name), params + extra_params, ')')
+	lines.append('{')
+	lines.append('\tstruct rec_call call;')
+	lines.append('\tHWC2_PFN_%s real =' % w.fn)
+	lines.append('\t\t(HWC2_PFN_%s)rec_call_begin(&call, device, %s, %d);' % (w.fn, function, w.nargs))
+	if w.ret != 'void':
+		lines.append('\t%s ret;' % w.ret)
+	lines.append('')
+	lines.append('\tif (!real) {')
+	lines.append('\t\treturn%s;' % {'int32_t': ' HWC2_ERROR_BAD_PARAMETER', 'uint32_t': ' 0',
+		'void': ''}[w.ret])
+	lines.append('\t}')
+	lines += ['\t' + s for s in before]
+	lines.append('\trec_call_enter(&call);')
+	if w.ret == 'void':
+		lines += wrap_list(w.head, call_args, ');', '\t')
 		lines.append('\trec_call_exit(&call, 0);')
 	else:
-		lines += wrap_list('ret = ' + head, call_args, ');', '\t')
-		lines.append('\trec_call_exit(&call, %s);' % ('ret' if ret == 'int32_t' else '0'))
-	if ret == 'uint32_t':
-		after.append('rec_arg_in(&call, %d, ret);' % len(args))
+		lines += wrap_list('ret = ' + w.head, call_args, ');', '\t')
+		lines.append('\trec_call_exit(&call, %s);' % ('ret' if w.ret == 'int32_t' else '0'))
 	lines += ['\t' + s for s in after]
 	lines.append('\trec_call_end(&call);')
-	if ret != 'void':
+	if w.ret != 'void':
 		lines.append('\treturn ret;')
 	lines.append('}')
-	lines.append('REC_SHAPE(%s, HWC2_PFN_%s);' % (name, fn))
-	return name, '\n'.join(lines)
+	return lines
+
+
+def gen_bodies(wrappers):
+	"""
+	C text of every wrapper, those of FRAME first and in its order.
+	Wrappers that differ only in their descriptor and parameter names (the
+	setters of one value type) share one body, which takes the descriptor
+	as a last argument; each of them is then a tail call of a few bytes. A
+	frame's calls, made after the composer drew and found the recorder's
+	code cold, fetch one body's lines for several functions instead of a
+	copy each.
+	"""
+	groups = collections.OrderedDict()
+	for w in wrappers:
+		groups.setdefault(w.body_key(), []).append(w)
+	group_of = {w.fn: members for members in groups.values() for w in members}
+	rank = {fn: k for k, fn in enumerate(FRAME)}
+	order = sorted(wrappers, key=lambda w: (rank.get(w.fn, len(FRAME)), w.value))
+	out, bodies_done = [], set()
+	for w in order:
+		members = group_of[w.fn]
+		hot = any(m.fn in rank for m in members)
+		attr = 'REC_HOT ' if hot else ''
+		if len(members) < 2:
+			out.append('/* %d %s */' % (w.value, w.fn))
+			out += body_lines(w, w.name, str(w.value), [], {}, attr)
+			out.append('REC_SHAPE(%s, HWC2_PFN_%s);' % (w.name, w.fn))
+			out.append('')
+			continue
+		first = members[0]
+		body = 'body_%s' % lower(first.fn)
+		if body not in bodies_done:
+			bodies_done.add(body)
+			names = {p.name: 'a%d' % j for j, p in enumerate(first.params[1:])}
+			out.append('/* the body of %s */' % ', '.join(m.fn for m in members))
+			out += body_lines(first, body, 'function', ['int32_t function'], names, attr + 'REC_NO_IPA ')
+			out.append('')
+		out.append('/* %d %s */' % (w.value, w.fn))
+		out += wrap_list('static %s%s %s(' % (attr, w.ret, w.name), [p.decl() for p in w.params], ')')
+		out.append('{')
+		call = wrap_list('%s(' % body, [p.name for p in w.params] + [str(w.value)], ');', '\t')
+		call[0] = call[0].replace('\t', '\t' if w.ret == 'void' else '\treturn ', 1)
+		out += call
+		out.append('}')
+		out.append('REC_SHAPE(%s, HWC2_PFN_%s);' % (w.name, w.fn))
+		out.append('')
+	return out
 
 
 def gen_callback(cb, value, ret, params, out_h):
@@ -281,14 +393,17 @@ def main():
 		name = m.group(2)
 		params = parse_params(m.group(3), 'HWC2_PFN_' + name)
 		if ('FUNCTION', name) in values:
-			functions.append(gen_function(name, values[('FUNCTION', name)], ret, params, h_defs) +
-				(values[('FUNCTION', name)], name))
+			functions.append(gen_function(name, values[('FUNCTION', name)], ret, params, h_defs))
 		elif ('CALLBACK', name) in values:
 			callbacks.append(gen_callback(name, values[('CALLBACK', name)], ret, params, h_defs) +
 				(values[('CALLBACK', name)], name))
 		else:
 			raise GenError('HWC2_PFN_%s names no HWC2_FUNCTION_ or HWC2_CALLBACK_ value' % name)
-	numbers = sorted(f[2] for f in functions)
+	for table, names in (('TRACK', TRACK), ('FRAME', FRAME)):
+		unknown = sorted(set(names) - set(w.fn for w in functions))
+		if unknown:
+			raise GenError('%s names functions the header does not have: %s' % (table, ', '.join(unknown)))
+	numbers = sorted(w.value for w in functions)
 	if numbers != list(range(1, EXPECTED_FUNCTIONS + 1)):
 		raise GenError('expected HWC2_PFN_* for descriptors 1..%d, found %s' %
 			(EXPECTED_FUNCTIONS, numbers))
@@ -305,17 +420,19 @@ def main():
 		'#include "call.h"',
 		'#include "callback.h"',
 		'#include "hwc2_wrappers.h"',
+		'#include "tp.h"',
 		'',
 		'/* Each wrapper has exactly the prototype of its descriptor. */',
 		'#define REC_SHAPE(fn, pfn) \\',
 		'\t_Static_assert(_Generic(&(fn), pfn: 1, default: 0), #fn " is not a " #pfn)',
 		'']
-	for name, body, value, fn in functions + callbacks:
+	c += gen_bodies(functions)
+	for name, body, value, fn in callbacks:
 		c.append(body)
 		c.append('')
 	c.append('const struct rec_function rec_functions[REC_FUNCTION_MAX + 1] = {')
-	for name, body, value, fn in sorted(functions, key=lambda f: f[2]):
-		c.append('\t[%d] = { "%s", (hwc2_function_pointer_t)%s },' % (value, fn, name))
+	for w in sorted(functions, key=lambda w: w.value):
+		c.append('\t[%d] = { "%s", (hwc2_function_pointer_t)%s },' % (w.value, w.fn, w.name))
 	c.append('};')
 	c.append('')
 	c.append('const hwc2_function_pointer_t rec_trampolines[REC_CALLBACK_MAX + 1] = {')

@@ -16,6 +16,19 @@
 #endif
 
 /*
+ * REC_NO_IPA: a function the compiler neither inlines nor clones per
+ * constant argument: a body shared by several generated wrappers
+ * (gen-wrappers.py) stays one copy.
+ */
+#if defined(__clang__)
+#define REC_NO_IPA __attribute__((noinline))
+#elif defined(__GNUC__)
+#define REC_NO_IPA __attribute__((noipa))
+#else
+#define REC_NO_IPA
+#endif
+
+/*
  * A cache line. Fields written by different threads sit on different lines
  * (_Alignas(REC_LINE)): a line written by the worker and read by a call
  * costs the call a transfer from the other core, each time.

@@ -2,16 +2,22 @@
  * Composition types per layer, kept from the calls so the LTTng validate
  * event can say how many layers of each type a validated frame has
  * (tp.h). Built only with LTTng. The table is kept whether or not a session
- * traces (a session may start mid-run); the counting is done only while
- * hwc2:validate is enabled.
+ * traces (a session may start mid-run, and a composer sets a layer's type
+ * only when it changes); the counting is done only while hwc2:validate is
+ * enabled.
+ *
+ * The generated wrappers of the six functions that matter call these
+ * directly, with the call's own arguments (gen-wrappers.py, TRACK): no
+ * other call pays a test, and none builds an event for them. Each entry
+ * point is a small function of its own, so a frame's first
+ * setLayerCompositionType finds a few cold lines, not a whole dispatcher.
  */
 #include <stdatomic.h>
 #include <string.h>
 
 #include <hardware/hwcomposer2.h>
 
-#include "event.h"
-#include "hwc2_wrappers.h"
+#include "hot.h"
 #include "tp.h"
 
 #define MAX_LAYERS 256
@@ -25,71 +31,37 @@ struct tlayer {
 
 /*
  * The layers in use, packed: layers[0 .. nlayers). Every walk is over the
- * layers that exist (a handful), never over MAX_LAYERS slots: this runs on
- * the hot path whether or not a session traces.
+ * layers that exist (a handful), never over MAX_LAYERS slots. The lock and
+ * the count share the first line with the first layers, so a frame's
+ * first tracked call finds them together.
  */
-static struct tlayer layers[MAX_LAYERS];
-static int nlayers;
-static struct rec_tp_validate pending[MAX_DISPLAYS];
-static bool pending_set[MAX_DISPLAYS];
-static atomic_flag lock = ATOMIC_FLAG_INIT;
+static struct {
+	atomic_flag lock;
+	int nlayers;
+	bool pending_set[MAX_DISPLAYS];
+	struct tlayer layers[MAX_LAYERS];
+	struct rec_tp_validate pending[MAX_DISPLAYS];
+} _Alignas(REC_LINE) t = { .lock = ATOMIC_FLAG_INIT };
 
-REC_HOT bool rec_track_wants(int32_t function)
+static REC_HOT void lock(void)
 {
-	switch (function) {
-	case HWC2_FUNCTION_CREATE_LAYER:
-	case HWC2_FUNCTION_DESTROY_LAYER:
-	case HWC2_FUNCTION_SET_LAYER_COMPOSITION_TYPE:
-	case HWC2_FUNCTION_VALIDATE_DISPLAY:
-	case HWC2_FUNCTION_GET_CHANGED_COMPOSITION_TYPES:
-	case HWC2_FUNCTION_ACCEPT_DISPLAY_CHANGES:
-		return true;
-	default:
-		return false;
+	while (atomic_flag_test_and_set_explicit(&t.lock, memory_order_acquire)) {
 	}
+}
+
+static REC_HOT void unlock(void)
+{
+	atomic_flag_clear_explicit(&t.lock, memory_order_release);
 }
 
 static REC_HOT struct tlayer *find(uint64_t display, uint64_t layer)
 {
-	for (int i = 0; i < nlayers; i++) {
-		if (layers[i].layer == layer && layers[i].display == display) {
-			return &layers[i];
+	for (int i = 0; i < t.nlayers; i++) {
+		if (t.layers[i].layer == layer && t.layers[i].display == display) {
+			return &t.layers[i];
 		}
 	}
 	return NULL;
-}
-
-static REC_HOT void count(struct rec_tp_validate *v, bool with_changes)
-{
-	for (int i = 0; i < nlayers; i++) {
-		struct tlayer *l = &layers[i];
-		int32_t type;
-
-		if (l->display != v->display) {
-			continue;
-		}
-		type = with_changes && l->changed ? l->changed : l->type;
-		switch (type) {
-		case HWC2_COMPOSITION_CLIENT:
-			v->client++;
-			break;
-		case HWC2_COMPOSITION_DEVICE:
-			v->device++;
-			break;
-		case HWC2_COMPOSITION_SOLID_COLOR:
-			v->solid_color++;
-			break;
-		case HWC2_COMPOSITION_CURSOR:
-			v->cursor++;
-			break;
-		case HWC2_COMPOSITION_SIDEBAND:
-			v->sideband++;
-			break;
-		default:
-			v->other++;
-			break;
-		}
-	}
 }
 
 static REC_HOT int slot(uint64_t display)
@@ -97,107 +69,141 @@ static REC_HOT int slot(uint64_t display)
 	return (int)(display % MAX_DISPLAYS);
 }
 
-static REC_HOT int64_t ival(const struct rec_event *ev, int i)
+/* Adds display's layers to v by type (the changed type where with_changes and there is one). */
+static void count(struct rec_tp_validate *v, bool with_changes)
 {
-	return ev->args[i].kind == REC_ARG_COUNT ? ev->args[i].v.count.out : ev->args[i].v.i;
-}
-
-static REC_HOT void changed_types(const struct rec_event *ev)
-{
-	const struct rec_arg *ls = &ev->args[REC_ARG_GET_CHANGED_COMPOSITION_TYPES_OUT_LAYERS];
-	const struct rec_arg *ts = &ev->args[REC_ARG_GET_CHANGED_COMPOSITION_TYPES_OUT_TYPES];
-	struct rec_tp_validate v;
-	int s = slot(ev->display);
-
-	if (ls->kind != REC_ARG_ARRAY || !ls->present || ts->kind != REC_ARG_ARRAY) {
-		return;	/* the counting call */
-	}
-	for (uint32_t k = 0; k < ls->count && k < ts->count; k++) {
-		uint64_t id;
+	for (int i = 0; i < t.nlayers; i++) {
+		struct tlayer *l = &t.layers[i];
 		int32_t type;
-		struct tlayer *l;
 
-		memcpy(&id, (const uint8_t *)rec_arg_data(ev, ls) + k * sizeof(id), sizeof(id));
-		memcpy(&type, (const uint8_t *)rec_arg_data(ev, ts) + k * sizeof(type), sizeof(type));
-		if ((l = find(ev->display, id))) {
-			l->changed = type;
+		if (l->display != v->display) {
+			continue;
 		}
-	}
-	if (pending_set[s]) {
-		pending_set[s] = false;
-		if (rec_tp_validate_enabled()) {
-			v = pending[s];
-			count(&v, true);
-			rec_tp_validate(&v);
+		type = with_changes && l->changed ? l->changed : l->type;
+		if (type == HWC2_COMPOSITION_CLIENT) {
+			v->client++;
+		} else if (type == HWC2_COMPOSITION_DEVICE) {
+			v->device++;
+		} else if (type == HWC2_COMPOSITION_SOLID_COLOR) {
+			v->solid_color++;
+		} else if (type == HWC2_COMPOSITION_CURSOR) {
+			v->cursor++;
+		} else if (type == HWC2_COMPOSITION_SIDEBAND) {
+			v->sideband++;
+		} else {
+			v->other++;
 		}
 	}
 }
 
-REC_HOT void rec_track_call(const struct rec_event *ev)
+/* Counts and fires the validate event, where a session enabled it (under the lock). */
+static void emit(struct rec_tp_validate v, bool with_changes)
+{
+	if (rec_tp_validate_enabled()) {
+		count(&v, with_changes);
+		rec_tp_validate(&v);
+	}
+}
+
+void rec_track_create_layer(uint64_t display, int32_t error, const hwc2_layer_t *out_layer)
+{
+	if (error != HWC2_ERROR_NONE || !out_layer) {
+		return;
+	}
+	lock();
+	if (t.nlayers < MAX_LAYERS && !find(display, *out_layer)) {
+		t.layers[t.nlayers++] = (struct tlayer){ display, *out_layer, 0, 0 };
+	}
+	unlock();
+}
+
+void rec_track_destroy_layer(uint64_t display, uint64_t layer)
 {
 	struct tlayer *l;
 
-	if (!rec_track_wants(ev->function) || !ev->has_display) {
+	lock();
+	if ((l = find(display, layer))) {
+		*l = t.layers[--t.nlayers];
+	}
+	unlock();
+}
+
+REC_HOT void rec_track_composition_type(uint64_t display, uint64_t layer, int32_t type, int32_t error)
+{
+	struct tlayer *l;
+
+	if (error != HWC2_ERROR_NONE) {
 		return;
 	}
-	while (atomic_flag_test_and_set_explicit(&lock, memory_order_acquire)) {
+	lock();
+	if ((l = find(display, layer))) {
+		l->type = type;
+		l->changed = 0;
 	}
-	switch (ev->function) {
-	case HWC2_FUNCTION_CREATE_LAYER:
-		if (ev->error == HWC2_ERROR_NONE && ev->args[REC_ARG_CREATE_LAYER_OUT_LAYER].present &&
-				nlayers < MAX_LAYERS &&
-				!find(ev->display, (uint64_t)ival(ev, REC_ARG_CREATE_LAYER_OUT_LAYER))) {
-			layers[nlayers++] = (struct tlayer){ ev->display,
-				(uint64_t)ival(ev, REC_ARG_CREATE_LAYER_OUT_LAYER), 0, 0 };
+	unlock();
+}
+
+REC_HOT void rec_track_validate(uint64_t display, int32_t error, const uint32_t *out_num_types,
+	const uint32_t *out_num_requests)
+{
+	struct rec_tp_validate v = {
+		.display = display,
+		.error = error,
+		.num_types = out_num_types ? *out_num_types : 0,
+		.num_requests = out_num_requests ? *out_num_requests : 0,
+	};
+
+	lock();
+	for (int i = 0; i < t.nlayers; i++) {
+		if (t.layers[i].display == display) {
+			t.layers[i].changed = 0;
 		}
-		break;
-	case HWC2_FUNCTION_DESTROY_LAYER:
-		if ((l = find(ev->display, ev->layer))) {
-			*l = layers[--nlayers];
+	}
+	if (error == HWC2_ERROR_HAS_CHANGES && v.num_types) {
+		/* the decision is known with getChangedCompositionTypes */
+		t.pending[slot(display)] = v;
+		t.pending_set[slot(display)] = true;
+	} else {
+		emit(v, false);
+	}
+	unlock();
+}
+
+REC_HOT void rec_track_changed_types(uint64_t display, int32_t error, uint32_t capacity,
+	const uint32_t *out_count, const hwc2_layer_t *out_layers, const int32_t *out_types)
+{
+	int s = slot(display);
+	uint32_t n;
+
+	if (error != HWC2_ERROR_NONE || !out_count || !out_layers || !out_types) {
+		return;	/* failed, or the counting call */
+	}
+	n = *out_count < capacity ? *out_count : capacity;
+	lock();
+	for (uint32_t k = 0; k < n; k++) {
+		struct tlayer *l = find(display, out_layers[k]);
+
+		if (l) {
+			l->changed = out_types[k];
 		}
-		break;
-	case HWC2_FUNCTION_SET_LAYER_COMPOSITION_TYPE:
-		if (ev->error == HWC2_ERROR_NONE && (l = find(ev->display, ev->layer))) {
-			l->type = (int32_t)ival(ev, REC_ARG_SET_LAYER_COMPOSITION_TYPE_TYPE);
+	}
+	if (t.pending_set[s]) {
+		t.pending_set[s] = false;
+		emit(t.pending[s], true);
+	}
+	unlock();
+}
+
+REC_HOT void rec_track_accept(uint64_t display)
+{
+	lock();
+	for (int i = 0; i < t.nlayers; i++) {
+		struct tlayer *l = &t.layers[i];
+
+		if (l->display == display && l->changed) {
+			l->type = l->changed;
 			l->changed = 0;
 		}
-		break;
-	case HWC2_FUNCTION_VALIDATE_DISPLAY: {
-		struct rec_tp_validate v = {
-			.display = ev->display,
-			.error = ev->error,
-			.num_types = (uint32_t)ival(ev, REC_ARG_VALIDATE_DISPLAY_OUT_NUM_TYPES),
-			.num_requests = (uint32_t)ival(ev, REC_ARG_VALIDATE_DISPLAY_OUT_NUM_REQUESTS),
-		};
-
-		for (int i = 0; i < nlayers; i++) {
-			if (layers[i].display == ev->display) {
-				layers[i].changed = 0;
-			}
-		}
-		if (ev->error == HWC2_ERROR_HAS_CHANGES && v.num_types) {
-			/* the decision is known with getChangedCompositionTypes */
-			pending[slot(ev->display)] = v;
-			pending_set[slot(ev->display)] = true;
-		} else if (rec_tp_validate_enabled()) {
-			count(&v, false);
-			rec_tp_validate(&v);
-		}
-		break;
 	}
-	case HWC2_FUNCTION_GET_CHANGED_COMPOSITION_TYPES:
-		changed_types(ev);
-		break;
-	case HWC2_FUNCTION_ACCEPT_DISPLAY_CHANGES:
-		for (int i = 0; i < nlayers; i++) {
-			if (layers[i].display == ev->display && layers[i].changed) {
-				layers[i].type = layers[i].changed;
-				layers[i].changed = 0;
-			}
-		}
-		break;
-	default:
-		break;
-	}
-	atomic_flag_clear_explicit(&lock, memory_order_release);
+	unlock();
 }
