@@ -66,7 +66,8 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 	if (!fn) {
 		return NULL;
 	}
-	c->tracing = rec_tp_call_enabled();
+	c->tracing = rec_tp_call_enabled() ||
+		(function == HWC2_FUNCTION_PRESENT_DISPLAY && rec_tp_present_enabled());
 	if (atomic_load_explicit(&r->recording, memory_order_relaxed)) {
 		rec_inflight_enter(r, c);
 		if (atomic_load(&r->recording)) {

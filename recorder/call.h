@@ -36,7 +36,7 @@ struct rec_call {
 	struct rec_event_pool *pool;	/* the calling thread's, entered (keep), NULL: r->inflight counted */
 	bool keep;			/* ev is from rec_event_new and goes to the worker */
 	bool wake;			/* the worker is behind: wake it at the push */
-	bool tracing;			/* LTTng call events are enabled */
+	bool tracing;			/* LTTng call events (or, for a present, hwc2:present) are enabled */
 	int32_t function;
 	bool has_display, has_layer;
 	uint64_t display, layer;

@@ -13,9 +13,12 @@
 REC_HOT bool rec_tp_call_enabled(void)
 {
 	return lttng_ust_tracepoint_enabled(hwc2, call_entry) ||
-		lttng_ust_tracepoint_enabled(hwc2, call_exit) ||
-		lttng_ust_tracepoint_enabled(hwc2, validate) ||
-		lttng_ust_tracepoint_enabled(hwc2, present);
+		lttng_ust_tracepoint_enabled(hwc2, call_exit);
+}
+
+REC_HOT bool rec_tp_present_enabled(void)
+{
+	return lttng_ust_tracepoint_enabled(hwc2, present);
 }
 
 REC_HOT bool rec_tp_validate_enabled(void)

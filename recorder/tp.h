@@ -24,6 +24,8 @@ struct rec_tp_validate {
 #if REC_HAVE_LTTNG
 /* Whether hwc2:call_entry or hwc2:call_exit is enabled in some session. */
 bool rec_tp_call_enabled(void);
+/* Whether hwc2:present is enabled in some session. */
+bool rec_tp_present_enabled(void);
 /* Whether hwc2:validate is enabled in some session. */
 bool rec_tp_validate_enabled(void);
 void rec_tp_call_entry(int32_t function, const char *name, uint64_t display, uint64_t layer);
@@ -52,6 +54,10 @@ void rec_track_changed_types(uint64_t display, int32_t error, uint32_t capacity,
 void rec_track_accept(uint64_t display);
 #else
 static inline bool rec_tp_call_enabled(void)
+{
+	return false;
+}
+static inline bool rec_tp_present_enabled(void)
 {
 	return false;
 }
