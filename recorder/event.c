@@ -147,8 +147,9 @@ bool rec_event_pools_busy(void)
 }
 
 /*
- * Asks for the lines of ev that the next call writes (the first, and the
- * arguments of a call with up to four): the pool's next event was last
+ * Asks for the lines of ev that the next call writes (the first, the
+ * arguments of a call with up to four, and the first extra bytes: a
+ * region, a handle, an output array): the pool's next event was last
  * written by the worker, or not at all since the thread slept, and its
  * lines then arrive while this call and the caller go on, not during the
  * next call.
@@ -159,6 +160,7 @@ static void prefetch_event(struct rec_event *ev)
 	__builtin_prefetch((char *)ev + REC_LINE, 1);
 	__builtin_prefetch(&ev->args[0], 1);
 	__builtin_prefetch(&ev->args[3], 1);
+	__builtin_prefetch(ev->inline_extra, 1);
 }
 
 /* The fields past the event's first line, as an idle event has them: no extra bytes, no payload, no capture. */

@@ -96,13 +96,14 @@ static void count(struct rec_tp_validate *v, bool with_changes)
 	}
 }
 
-/* Counts and fires the validate event, where a session enabled it (under the lock). */
-static void emit(struct rec_tp_validate v, bool with_changes)
+/*
+ * Counts and fires the validate event (under the lock). Out of line and
+ * cold: only a traced session runs it, and the callers' hot lines stay few.
+ */
+static __attribute__((cold, noinline)) void emit(struct rec_tp_validate v, bool with_changes)
 {
-	if (rec_tp_validate_enabled()) {
-		count(&v, with_changes);
-		rec_tp_validate(&v);
-	}
+	count(&v, with_changes);
+	rec_tp_validate(&v);
 }
 
 void rec_track_create_layer(uint64_t display, int32_t error, const hwc2_layer_t *out_layer)
@@ -163,7 +164,7 @@ REC_HOT void rec_track_validate(uint64_t display, int32_t error, const uint32_t 
 		/* the decision is known with getChangedCompositionTypes */
 		t.pending[slot(display)] = v;
 		t.pending_set[slot(display)] = true;
-	} else {
+	} else if (rec_tp_validate_enabled()) {
 		emit(v, false);
 	}
 	unlock();
@@ -189,7 +190,9 @@ REC_HOT void rec_track_changed_types(uint64_t display, int32_t error, uint32_t c
 	}
 	if (t.pending_set[s]) {
 		t.pending_set[s] = false;
-		emit(t.pending[s], true);
+		if (rec_tp_validate_enabled()) {
+			emit(t.pending[s], true);
+		}
 	}
 	unlock();
 }
