@@ -35,13 +35,15 @@ struct tlayer {
  * the count share the first line with the first layers, so a frame's
  * first tracked call finds them together.
  */
-static struct {
+struct track_state {
 	atomic_flag lock;
 	int nlayers;
 	bool pending_set[MAX_DISPLAYS];
 	struct tlayer layers[MAX_LAYERS];
 	struct rec_tp_validate pending[MAX_DISPLAYS];
-} _Alignas(REC_LINE) t = { .lock = ATOMIC_FLAG_INIT };
+};
+
+static _Alignas(REC_LINE) struct track_state t = { .lock = ATOMIC_FLAG_INIT };
 
 static REC_HOT void lock(void)
 {
