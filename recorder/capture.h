@@ -18,6 +18,7 @@
 
 #include "bufinfo.h"
 #include "capture_map.h"
+#include "pending_index.h"
 
 struct hwct_writer;
 struct rec_buffers;
@@ -50,6 +51,7 @@ struct rec_capture {
 	/* the worker's index of captures waiting for their release (release_index.h) */
 	struct rec_capture *release_next;	/* next in its layer's list, NULL last */
 	bool release_listed;			/* in that list */
+	struct rec_pending_links pending;	/* the worker's index of pending captures (pending_index.h) */
 	bool has_buffer;
 	uint64_t buffer_id;		/* Buffer.id: inode of the buffer fd */
 	uint64_t buffer_dev;		/* st_dev of the buffer fd (with the inode: the mapping cache's key) */

@@ -258,6 +258,7 @@ static void stop_threads(struct recorder *r)
 	}
 	free(w->damage);
 	rec_release_index_finish(&w->releases);
+	rec_pending_finish(&w->pending);
 	free(w);
 	r->worker = NULL;
 	r->threads_running = false;

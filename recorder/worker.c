@@ -22,9 +22,9 @@
 /*
  * Events moved from the queue into the FIFO at once: between batches the
  * worker steps captures and writes what it can, so a worker that fell
- * behind does not pile the whole queue into the FIFO that every arm, step
- * and publish walks (quadratic). At most DRAIN_BATCHES batches per pass of
- * the main loop, which then goes round again without sleeping.
+ * behind does not pile the whole queue into the FIFO before it captures
+ * and writes again. At most DRAIN_BATCHES batches per pass of the main
+ * loop, which then goes round again without sleeping.
  */
 #define DRAIN_BATCH 256u
 #define DRAIN_BATCHES 64u
@@ -264,24 +264,6 @@ static void keep_display_facts(struct rec_worker *w, const struct rec_event *ev)
 	d->connected = true;
 }
 
-/*
- * rec_worker_arm walks the whole FIFO: walk it only when a capture of the
- * display may be waiting to be armed (pixels off: never).
- */
-static void arm(struct rec_worker *w, uint64_t display, bool one_layer, uint64_t layer)
-{
-	struct rec_wdisplay *d = rec_worker_display(w, display);
-	bool own = d->id == display;	/* not the shared slot 0 of an overflow display */
-
-	if (own && !d->unarmed) {
-		return;
-	}
-	rec_worker_arm(w, display, one_layer, layer);
-	if (own && !one_layer) {
-		d->unarmed = 0;
-	}
-}
-
 static void dispatch(struct rec_worker *w, struct rec_event *ev)
 {
 	if (ev->type == REC_EV_DISPLAY && ev->payload) {
@@ -297,25 +279,22 @@ static void dispatch(struct rec_worker *w, struct rec_event *ev)
 	}
 	if (ev->type == REC_EV_CALL) {
 		rec_worker_attach_capture(w, ev);
-		if (ev->capture && ev->capture->state == REC_CAPTURE_WAIT_ARM) {
-			rec_worker_display(w, ev->display)->unarmed++;
-		}
 		switch (ev->function) {
 		case HWC2_FUNCTION_SET_LAYER_SURFACE_DAMAGE:
 			rec_worker_note_damage(w, ev);
 			break;
 		case HWC2_FUNCTION_VALIDATE_DISPLAY:
-			arm(w, ev->display, false, 0);
+			rec_worker_arm(w, ev->display, false, 0);
 			break;
 		case HWC2_FUNCTION_PRESENT_DISPLAY:
-			arm(w, ev->display, false, 0);
+			rec_worker_arm(w, ev->display, false, 0);
 			rec_worker_note_release(w, ev);
 			break;
 		case HWC2_FUNCTION_GET_RELEASE_FENCES:
 			rec_worker_note_release(w, ev);
 			break;
 		case HWC2_FUNCTION_DESTROY_LAYER:
-			arm(w, ev->display, true, ev->layer);
+			rec_worker_arm(w, ev->display, true, ev->layer);
 			rec_worker_damage_forget(w, ev->display, ev->layer, false);
 			break;
 		default:
@@ -395,7 +374,6 @@ void rec_worker_finish_session(struct rec_worker *w)
 		if (w->displays[i].used) {
 			rec_write_frame_end(w, &w->displays[i]);
 		}
-		w->displays[i].unarmed = 0;	/* the FIFO is empty */
 	}
 	rec_worker_damage_forget(w, 0, 0, true);
 	rec_worker_resolve_all(w);

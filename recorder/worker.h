@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "display_query.h"
 #include "recorder.h"
+#include "pending_index.h"
 #include "release_index.h"
 
 struct hwct_writer;
@@ -28,7 +29,6 @@ struct rec_wdisplay {
 	bool connected;			/* last hotplug said so */
 	struct rec_display_info *info;	/* last facts queried, owned, may be NULL */
 	uint64_t max_ticket;		/* highest capture ticket dequeued */
-	unsigned unarmed;		/* captures queued waiting to be armed, since the last arm (an upper bound) */
 	/* per session */
 	bool validated;			/* validateDisplay since the last FrameEnd */
 	bool late;			/* a capture of this frame was late */
@@ -82,6 +82,7 @@ struct rec_worker {
 	struct rec_wdamage *damage;
 	size_t damage_count, damage_cap;
 	struct rec_release_index releases;	/* the FIFO's captures waiting for their release */
+	struct rec_pending_index pending;	/* the FIFO's captures not done yet */
 	bool step_cut;			/* the last pass of captures stopped at its time slice */
 };
 

@@ -162,6 +162,13 @@ void rec_worker_attach_capture(struct rec_worker *w, struct rec_event *ev)
 	if (ev->capture) {
 		rec_release_index_add(&w->releases, ev->capture);
 	}
+	if (ev->capture && ev->capture->state != REC_CAPTURE_DONE && !rec_pending_add(&w->pending, ev)) {
+		/* out of memory for the index: given up (dropped), as a capture nobody would step */
+		rec_fds_close(ev->capture->fd);
+		ev->capture->fd = -1;
+		ev->capture->state = REC_CAPTURE_DONE;
+		ev->capture->status = HWCT_CAPTURE_DROPPED;
+	}
 	if (ev->ticket) {
 		struct rec_wdisplay *d = rec_worker_display(w, ev->display);
 
@@ -248,18 +255,29 @@ void rec_worker_forget_capture(struct rec_worker *w, struct rec_event *ev)
 {
 	if (ev->capture) {
 		rec_release_index_remove(&w->releases, ev->capture);
+		rec_pending_remove(&w->pending, ev->capture);
 	}
 }
 
-/* validate/present of a display: the frame's damage is known, its captures may run. */
+/*
+ * validate/present of a display: the frame's damage is known, its captures
+ * may run. Visits only the display's captures waiting to be armed
+ * (pending_index.h), in call order.
+ */
 void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint64_t layer)
 {
-	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
-		struct rec_capture *cap = ev->capture;
+	struct rec_capture *cap, *next;
+
+	for (cap = rec_pending_arm_first(&w->pending, display); cap; cap = next) {
+		struct rec_event *ev = rec_pending_event(cap);
 		struct rec_wdamage *d;
 
-		if (!cap || cap->state != REC_CAPTURE_WAIT_ARM || cap->display != display ||
-				(one_layer && (cap->client_target || cap->layer != layer))) {
+		next = cap->pending.arm_next;
+		if (cap->state != REC_CAPTURE_WAIT_ARM) {
+			rec_pending_armed(&w->pending, cap);	/* a step armed it: it waited too long */
+			continue;
+		}
+		if (one_layer && (cap->client_target || cap->layer != layer)) {
 			continue;
 		}
 		if (cap->client_target) {
@@ -271,42 +289,44 @@ void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint
 			d = damage_of(w, cap->display, cap->layer, false);
 			rec_capture_arm(cap, d ? d->rects : NULL, d ? d->count : 0, d && d->set);
 		}
+		rec_pending_armed(&w->pending, cap);
 	}
 }
 
 void rec_worker_arm_all(struct rec_worker *w)
 {
-	for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
-		if (ev->capture && ev->capture->state == REC_CAPTURE_WAIT_ARM) {
-			rec_capture_arm(ev->capture, NULL, 0, false);
-		}
+	for (struct rec_capture *cap = rec_pending_first(&w->pending); cap; cap = cap->pending.next) {
+		rec_capture_arm(cap, NULL, 0, false);
+		rec_pending_armed(&w->pending, cap);
 	}
 }
 
 /*
- * Steps ev's capture. One buffer's captures run in call order (its delta
- * base must be the previous one): an earlier pending capture of the same
- * buffer is stepped first, in ev's place (it inherits ev's urgency), and ev
- * only once that one is done. Returns whether ev's capture is not done.
+ * Steps cap. One buffer's captures run in call order (its delta base must
+ * be the previous one): an earlier pending capture of the same buffer is
+ * stepped first, in cap's place (it inherits cap's urgency), and cap only
+ * once that one is done. A capture that is done leaves the index. Returns
+ * whether cap is not done.
  */
-static bool step_one(struct rec_worker *w, struct rec_event *ev, bool force)
+static bool step_one(struct rec_worker *w, struct rec_capture *cap, bool force)
 {
-	struct rec_capture *cap = ev->capture;
-
+	if (cap->state == REC_CAPTURE_DONE) {
+		/* it ran after every earlier capture of its buffer: none of those is pending */
+		return false;
+	}
 	for (;;) {
-		struct rec_event *first = ev;
+		/* the oldest of the buffer's pending captures: cap, or one before it */
+		struct rec_capture *first = cap->pending.buffer_listed ?
+			rec_pending_first_of_buffer(&w->pending, cap->buffer_id) : cap;
+		bool done = rec_capture_step(first, &w->cctx, force);
 
-		for (struct rec_event *e = w->head; e != ev; e = e->wnext) {
-			if (e->capture && e->capture->state != REC_CAPTURE_DONE && e->capture->has_buffer &&
-					e->capture->buffer_id == cap->buffer_id) {
-				first = e;
-				break;
-			}
+		if (done) {
+			rec_pending_remove(&w->pending, first);
 		}
-		if (first == ev) {
-			return !rec_capture_step(cap, &w->cctx, force);
+		if (first == cap) {
+			return !done;
 		}
-		if (!rec_capture_step(first->capture, &w->cctx, force)) {
+		if (!done) {
 			return true;
 		}
 	}
@@ -320,25 +340,22 @@ static bool step_one(struct rec_worker *w, struct rec_event *ev, bool force)
  */
 unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
 {
-	struct rec_event *order[STEP_ORDERED], *rest = NULL;
+	struct rec_capture *order[STEP_ORDERED], *rest = NULL, *cap, *next;
 	unsigned pending = 0, n = 0;
 	uint64_t start = rec_now_ns();
 
-	for (struct rec_event *ev = w->head; ev && !rest; ev = ev->wnext) {
+	for (cap = rec_pending_first(&w->pending); cap; cap = cap->pending.next) {
 		unsigned k;
 
-		if (!ev->capture || ev->capture->state == REC_CAPTURE_DONE) {
-			continue;
-		}
 		if (n == STEP_ORDERED) {
-			rest = ev;
+			rest = cap;
 			break;
 		}
 		/* insertion, stable: equal urgency keeps call order */
-		for (k = n; k > 0 && rec_capture_more_urgent(ev->capture, order[k - 1]->capture); k--) {
+		for (k = n; k > 0 && rec_capture_more_urgent(cap, order[k - 1]); k--) {
 			order[k] = order[k - 1];
 		}
-		order[k] = ev;
+		order[k] = cap;
 		n++;
 	}
 	w->step_cut = false;
@@ -355,33 +372,36 @@ unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
 		}
 		pending += step_one(w, order[k], force);
 	}
-	/* past STEP_ORDERED pending captures (an overload): the rest in call order */
-	for (struct rec_event *ev = rest; ev; ev = ev->wnext) {
-		if (ev->capture && ev->capture->state != REC_CAPTURE_DONE) {
-			pending += step_one(w, ev, force);
-		}
+	/*
+	 * past STEP_ORDERED pending captures (an overload): the rest in call
+	 * order (a step removes only the capture it steps and earlier ones)
+	 */
+	for (cap = rest; cap; cap = next) {
+		next = cap->pending.next;
+		pending += step_one(w, cap, force);
 	}
 	return pending;
 }
 
-/* Publishes, per display, the highest ticket below which every capture is resolved. */
+/*
+ * Publishes, per display, the highest ticket below which every capture is
+ * resolved: below its lowest pending ticket (pending_index.h).
+ */
 void rec_worker_publish_resolved(struct rec_worker *w)
 {
 	struct recorder *r = w->r;
 
 	for (int i = 0; i < REC_MAX_DISPLAYS; i++) {
 		struct rec_wdisplay *d = &w->displays[i];
-		uint64_t resolved = d->max_ticket;
+		uint64_t resolved = d->max_ticket, lowest;
 		struct rec_display_slot *s;
 
 		if (!d->used) {
 			continue;
 		}
-		for (struct rec_event *ev = w->head; ev; ev = ev->wnext) {
-			if (ev->capture && ev->ticket && ev->capture->state != REC_CAPTURE_DONE &&
-					ev->display == d->id && ev->ticket - 1 < resolved) {
-				resolved = ev->ticket - 1;
-			}
+		lowest = rec_pending_min_ticket(&w->pending, d->id);
+		if (lowest && lowest - 1 < resolved) {
+			resolved = lowest - 1;
 		}
 		s = rec_display_slot(r, d->id);
 		if (resolved > atomic_load(&s->resolved)) {
