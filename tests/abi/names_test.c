@@ -336,12 +336,7 @@ static void test_format_enums(void)
 	}
 }
 
-struct test_case {
-	const char *name;
-	void (*run)(void);
-};
-
-static const struct test_case cases[] = {
+static const struct check_case cases[] = {
 	{ "functions", test_functions },
 	{ "function-pairs", test_function_pairs },
 	{ "enums", test_enums },
@@ -349,19 +344,7 @@ static const struct test_case cases[] = {
 	{ "format-enums", test_format_enums },
 };
 
-int main(int argc, char *argv[])
+int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
-			cases[i].run();
-			if (argc >= 2) {
-				return check_status();
-			}
-		}
-	}
-	if (argc >= 2) {
-		fprintf(stderr, "unknown case %s\n", argv[1]);
-		return 2;
-	}
-	return check_status();
+	return check_run_cases(cases, sizeof(cases) / sizeof(cases[0]), argc, argv);
 }

@@ -36,6 +36,9 @@
  *	CHECK_STR(got, want)		got is a string (not NULL) equal to want
  *	FAIL(fmt, ...)			a failure the test found otherwise (always false)
  *
+ * A counted program made of cases (one meson test each) lists them as
+ * `struct check_case` and returns check_run_cases() from main().
+ *
  * A counted program may also define CHECK_PRINT_MAX to a number before the
  * first include: the failures after that many are counted, not printed.
  *
@@ -74,6 +77,34 @@ static inline int check_status(void)
 	}
 	fprintf(stderr, "%d of %d checks failed\n", check_tally.failed, check_tally.run);
 	return 1;
+}
+
+/* A case of a counted program; meson runs one case per test, named by argv[1]. */
+struct check_case {
+	const char *name;
+	void (*run)(void);
+};
+
+/*
+ * The main() of a counted program of n cases: runs the case argv[1] names,
+ * or every case when there is no argument. Returns the exit status:
+ * check_status(), or 2 after "unknown case NAME" on stderr.
+ */
+static inline int check_run_cases(const struct check_case *cases, size_t n, int argc, char **argv)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (argc < 2 || strcmp(argv[1], cases[i].name) == 0) {
+			cases[i].run();
+			if (argc >= 2) {
+				return check_status();
+			}
+		}
+	}
+	if (argc >= 2) {
+		fprintf(stderr, "unknown case %s\n", argv[1]);
+		return 2;
+	}
+	return check_status();
 }
 #endif
 

@@ -67,7 +67,7 @@ static void case_rotation(const char *dir)
 }
 
 /* One layer against planes 31 (primary), 33 (overlay) and 49 (cursor) of the overlays board. */
-struct check_case {
+struct layer_case {
 	const char *what;
 	void (*edit)(struct tl_scene *s, struct scene_layer *l);
 	uint32_t flags;
@@ -196,7 +196,7 @@ static void e_implicit(struct tl_scene *s, struct scene_layer *l)
 	s->images[0].modifier = BOARD_MOD_INVALID;
 }
 
-static const struct check_case check_cases[] = {
+static const struct layer_case check_cases[] = {
 	{ "window", e_none, 0, R(FORMAT) | R(POSITION), 0, 0 },
 	{ "full-screen XR24", e_full_xr24, 0, 0, 0, 0 },
 	{ "bigger than the screen", e_bigger_than_screen, 0, 0, 0, 0 },
@@ -237,7 +237,7 @@ static void case_static(const char *dir)
 	char got[3][128], want[3][128];
 
 	for (size_t i = 0; i < sizeof(check_cases) / sizeof(check_cases[0]); i++) {
-		const struct check_case *c = &check_cases[i];
+		const struct layer_case *c = &check_cases[i];
 		const uint32_t expect[3] = { c->primary, c->overlay, c->cursor };
 		struct tl_scene s;
 

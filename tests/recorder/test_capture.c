@@ -702,10 +702,7 @@ static void test_urgency(void)
 	CHECK(!rec_capture_more_urgent(&every_frame, &every_frame), "equal urgency does not keep call order");
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} tests[] = {
+static const struct check_case tests[] = {
 	{ "nv12", test_nv12 },
 	{ "nv12-layout", test_nv12_layout },
 	{ "nv12-dedup", test_nv12_dedup },
@@ -718,17 +715,5 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc < 2 || strcmp(argv[1], tests[i].name) == 0) {
-			tests[i].run();
-			if (argc >= 2) {
-				return check_status();
-			}
-		}
-	}
-	if (argc >= 2) {
-		fprintf(stderr, "unknown case %s\n", argv[1]);
-		return 2;
-	}
-	return check_status();
+	return check_run_cases(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }

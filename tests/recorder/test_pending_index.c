@@ -454,27 +454,12 @@ static void case_walk_cost(void)
 	walk_cost(2048, true);
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} tests[] = {
+static const struct check_case tests[] = {
 	{ "equivalence", case_equivalence },
 	{ "walk-cost", case_walk_cost },
 };
 
 int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc < 2 || strcmp(argv[1], tests[i].name) == 0) {
-			tests[i].run();
-			if (argc >= 2) {
-				return check_status();
-			}
-		}
-	}
-	if (argc >= 2) {
-		fprintf(stderr, "unknown case %s\n", argv[1]);
-		return 2;
-	}
-	return check_status();
+	return check_run_cases(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }

@@ -198,27 +198,12 @@ static void case_many_pending(void)
 	free(caps);
 }
 
-static const struct {
-	const char *name;
-	void (*run)(void);
-} tests[] = {
+static const struct check_case tests[] = {
 	{ "equivalence", case_equivalence },
 	{ "many-pending", case_many_pending },
 };
 
 int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		if (argc < 2 || strcmp(argv[1], tests[i].name) == 0) {
-			tests[i].run();
-			if (argc >= 2) {
-				return check_status();
-			}
-		}
-	}
-	if (argc >= 2) {
-		fprintf(stderr, "unknown case %s\n", argv[1]);
-		return 2;
-	}
-	return check_status();
+	return check_run_cases(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
 }
