@@ -40,6 +40,17 @@ struct fifo {
 	size_t count;
 };
 
+static void append(struct fifo *f, struct rec_event *ev)
+{
+	if (f->tail) {
+		f->tail->wnext = ev;
+	} else {
+		f->head = ev;
+	}
+	f->tail = ev;
+	f->count++;
+}
+
 static struct rec_event *push(struct fifo *f, struct rec_pending_index *ix, uint64_t display, bool target,
 	uint64_t layer, uint64_t buffer, uint64_t ticket, bool done)
 {
@@ -60,13 +71,7 @@ static struct rec_event *push(struct fifo *f, struct rec_pending_index *ix, uint
 	cap->buffer_id = buffer;
 	cap->ticket = ticket;
 	cap->state = done ? REC_CAPTURE_DONE : REC_CAPTURE_WAIT_ARM;
-	if (f->tail) {
-		f->tail->wnext = ev;
-	} else {
-		f->head = ev;
-	}
-	f->tail = ev;
-	f->count++;
+	append(f, ev);
 	if (!done && !CHECK(rec_pending_add(ix, ev), "rec_pending_add failed")) {
 		abort();
 	}
@@ -81,13 +86,7 @@ static void push_plain(struct fifo *f)
 	if (!ev) {
 		abort();
 	}
-	if (f->tail) {
-		f->tail->wnext = ev;
-	} else {
-		f->head = ev;
-	}
-	f->tail = ev;
-	f->count++;
+	append(f, ev);
 }
 
 /* Writes the head while its captures are done (worker.c's flush, with rec_worker_forget_capture). */
