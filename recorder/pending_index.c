@@ -41,7 +41,7 @@ static struct rec_pending_display *display_find_or_add(struct rec_pending_index 
 
 static void display_drop_if_empty(struct rec_pending_index *ix, struct rec_pending_display *d)
 {
-	if (!d->arm_head && !d->ticket_head) {
+	if (!d->arm.head && !d->ticket.head) {
 		*d = ix->displays[--ix->display_count];
 	}
 }
@@ -63,7 +63,7 @@ static struct rec_pending_buffer *buffer_slot(const struct rec_pending_index *ix
 	if (!ix->buffer_cap) {
 		return NULL;
 	}
-	for (i = buffer_hash(ix, id); ix->buffers[i].head && ix->buffers[i].id != id; i = (i + 1) & (ix->buffer_cap - 1)) {
+	for (i = buffer_hash(ix, id); ix->buffers[i].list.head && ix->buffers[i].id != id; i = (i + 1) & (ix->buffer_cap - 1)) {
 	}
 	return &ix->buffers[i];
 }
@@ -84,7 +84,7 @@ static bool buffer_reserve(struct rec_pending_index *ix)
 	}
 	ix->buffer_cap = n;
 	for (size_t i = 0; i < old_cap; i++) {
-		if (old[i].head) {
+		if (old[i].list.head) {
 			*buffer_slot(ix, old[i].id) = old[i];
 		}
 	}
@@ -101,7 +101,7 @@ static void buffer_delete(struct rec_pending_index *ix, struct rec_pending_buffe
 		size_t k;
 
 		j = (j + 1) & mask;
-		if (!ix->buffers[j].head) {
+		if (!ix->buffers[j].list.head) {
 			break;
 		}
 		k = buffer_hash(ix, ix->buffers[j].id);
@@ -118,10 +118,48 @@ static void buffer_delete(struct rec_pending_index *ix, struct rec_pending_buffe
 
 /* ---------------------------------------------------------------------- lists */
 
+/* Puts cap into chain c (its list `list`) after `after`, at the head when after is NULL. */
+static void chain_insert(struct rec_pending_chain *c, enum rec_pending_list list, struct rec_capture *after,
+	struct rec_capture *cap)
+{
+	struct rec_pending_link *l = &cap->pending.link[list];
+
+	l->listed = true;
+	l->prev = after;
+	l->next = after ? after->pending.link[list].next : c->head;
+	if (l->next) {
+		l->next->pending.link[list].prev = cap;
+	} else {
+		c->tail = cap;
+	}
+	if (after) {
+		after->pending.link[list].next = cap;
+	} else {
+		c->head = cap;
+	}
+}
+
+/* Takes cap out of chain c (its list `list`). */
+static void chain_unlink(struct rec_pending_chain *c, enum rec_pending_list list, struct rec_capture *cap)
+{
+	struct rec_pending_link *l = &cap->pending.link[list];
+
+	if (l->prev) {
+		l->prev->pending.link[list].next = l->next;
+	} else {
+		c->head = l->next;
+	}
+	if (l->next) {
+		l->next->pending.link[list].prev = l->prev;
+	} else {
+		c->tail = l->prev;
+	}
+	*l = (struct rec_pending_link){ 0 };
+}
+
 bool rec_pending_add(struct rec_pending_index *ix, struct rec_event *ev)
 {
 	struct rec_capture *cap = ev->capture;
-	struct rec_pending_links *l = &cap->pending;
 	struct rec_pending_display *d = NULL;
 	struct rec_pending_buffer *b = NULL;
 
@@ -140,156 +178,68 @@ bool rec_pending_add(struct rec_pending_index *ix, struct rec_event *ev)
 		}
 		b = buffer_slot(ix, cap->buffer_id);
 	}
-	*l = (struct rec_pending_links){ .ev = ev, .listed = true, .prev = ix->tail };
-	if (ix->tail) {
-		ix->tail->pending.next = cap;
-	} else {
-		ix->head = cap;
-	}
-	ix->tail = cap;
+	cap->pending = (struct rec_pending_links){ .ev = ev };
+	chain_insert(&ix->all, REC_PENDING_ALL, ix->all.tail, cap);
 	if (d && cap->state == REC_CAPTURE_WAIT_ARM) {
-		l->arm_listed = true;
-		l->arm_prev = d->arm_tail;
-		if (d->arm_tail) {
-			d->arm_tail->pending.arm_next = cap;
-		} else {
-			d->arm_head = cap;
-		}
-		d->arm_tail = cap;
+		chain_insert(&d->arm, REC_PENDING_ARM, d->arm.tail, cap);
 	}
 	if (d && cap->ticket) {
 		/* from the tail back: tickets come in order but for threads that raced */
-		struct rec_capture *after = d->ticket_tail;
+		struct rec_capture *after = d->ticket.tail;
 
 		while (after && after->ticket > cap->ticket) {
-			after = after->pending.ticket_prev;
+			after = after->pending.link[REC_PENDING_TICKET].prev;
 		}
-		l->ticket_listed = true;
-		l->ticket_prev = after;
-		l->ticket_next = after ? after->pending.ticket_next : d->ticket_head;
-		if (l->ticket_next) {
-			l->ticket_next->pending.ticket_prev = cap;
-		} else {
-			d->ticket_tail = cap;
-		}
-		if (after) {
-			after->pending.ticket_next = cap;
-		} else {
-			d->ticket_head = cap;
-		}
+		chain_insert(&d->ticket, REC_PENDING_TICKET, after, cap);
 	}
 	if (b) {
-		if (!b->head) {
+		if (!b->list.head) {
 			b->id = cap->buffer_id;
 			ix->buffer_count++;
 		}
-		l->buffer_listed = true;
-		l->buffer_prev = b->tail;
-		if (b->tail) {
-			b->tail->pending.buffer_next = cap;
-		} else {
-			b->head = cap;
-		}
-		b->tail = cap;
+		chain_insert(&b->list, REC_PENDING_BUFFER, b->list.tail, cap);
 	}
 	return true;
 }
 
-static void arm_unlink(struct rec_pending_display *d, struct rec_capture *cap)
-{
-	struct rec_pending_links *l = &cap->pending;
-
-	if (l->arm_prev) {
-		l->arm_prev->pending.arm_next = l->arm_next;
-	} else {
-		d->arm_head = l->arm_next;
-	}
-	if (l->arm_next) {
-		l->arm_next->pending.arm_prev = l->arm_prev;
-	} else {
-		d->arm_tail = l->arm_prev;
-	}
-	l->arm_prev = l->arm_next = NULL;
-	l->arm_listed = false;
-}
-
-static void ticket_unlink(struct rec_pending_display *d, struct rec_capture *cap)
-{
-	struct rec_pending_links *l = &cap->pending;
-
-	if (l->ticket_prev) {
-		l->ticket_prev->pending.ticket_next = l->ticket_next;
-	} else {
-		d->ticket_head = l->ticket_next;
-	}
-	if (l->ticket_next) {
-		l->ticket_next->pending.ticket_prev = l->ticket_prev;
-	} else {
-		d->ticket_tail = l->ticket_prev;
-	}
-	l->ticket_prev = l->ticket_next = NULL;
-	l->ticket_listed = false;
-}
-
-static void buffer_unlink(struct rec_pending_index *ix, struct rec_capture *cap)
-{
-	struct rec_pending_links *l = &cap->pending;
-	struct rec_pending_buffer *b = buffer_slot(ix, cap->buffer_id);
-
-	if (l->buffer_prev) {
-		l->buffer_prev->pending.buffer_next = l->buffer_next;
-	} else {
-		b->head = l->buffer_next;
-	}
-	if (l->buffer_next) {
-		l->buffer_next->pending.buffer_prev = l->buffer_prev;
-	} else {
-		b->tail = l->buffer_prev;
-	}
-	l->buffer_prev = l->buffer_next = NULL;
-	l->buffer_listed = false;
-	if (!b->head) {
-		buffer_delete(ix, b);
-	}
-}
-
 void rec_pending_remove(struct rec_pending_index *ix, struct rec_capture *cap)
 {
-	struct rec_pending_links *l = &cap->pending;
+	const struct rec_pending_link *link = cap->pending.link;
 
-	if (!l->listed) {
+	if (!link[REC_PENDING_ALL].listed) {
 		return;
 	}
-	if (l->prev) {
-		l->prev->pending.next = l->next;
-	} else {
-		ix->head = l->next;
-	}
-	if (l->next) {
-		l->next->pending.prev = l->prev;
-	} else {
-		ix->tail = l->prev;
-	}
-	if (l->arm_listed || l->ticket_listed) {
+	chain_unlink(&ix->all, REC_PENDING_ALL, cap);
+	if (link[REC_PENDING_ARM].listed || link[REC_PENDING_TICKET].listed) {
 		struct rec_pending_display *d = display_find(ix, cap->display);
 
-		if (l->arm_listed) {
-			arm_unlink(d, cap);
+		if (link[REC_PENDING_ARM].listed) {
+			chain_unlink(&d->arm, REC_PENDING_ARM, cap);
 		}
-		if (l->ticket_listed) {
-			ticket_unlink(d, cap);
+		if (link[REC_PENDING_TICKET].listed) {
+			chain_unlink(&d->ticket, REC_PENDING_TICKET, cap);
 		}
 		display_drop_if_empty(ix, d);
 	}
-	if (l->buffer_listed) {
-		buffer_unlink(ix, cap);
+	if (link[REC_PENDING_BUFFER].listed) {
+		struct rec_pending_buffer *b = buffer_slot(ix, cap->buffer_id);
+
+		chain_unlink(&b->list, REC_PENDING_BUFFER, cap);
+		if (!b->list.head) {
+			buffer_delete(ix, b);
+		}
 	}
-	*l = (struct rec_pending_links){ 0 };
+	cap->pending = (struct rec_pending_links){ 0 };
 }
 
 struct rec_capture *rec_pending_first(const struct rec_pending_index *ix)
 {
-	return ix->head;
+	return ix->all.head;
+}
+
+struct rec_capture *rec_pending_next(const struct rec_capture *cap, enum rec_pending_list list)
+{
+	return cap->pending.link[list].next;
 }
 
 struct rec_event *rec_pending_event(const struct rec_capture *cap)
@@ -301,18 +251,18 @@ struct rec_capture *rec_pending_arm_first(struct rec_pending_index *ix, uint64_t
 {
 	struct rec_pending_display *d = display_find(ix, display);
 
-	return d ? d->arm_head : NULL;
+	return d ? d->arm.head : NULL;
 }
 
 void rec_pending_armed(struct rec_pending_index *ix, struct rec_capture *cap)
 {
 	struct rec_pending_display *d;
 
-	if (!cap->pending.arm_listed) {
+	if (!cap->pending.link[REC_PENDING_ARM].listed) {
 		return;
 	}
 	d = display_find(ix, cap->display);
-	arm_unlink(d, cap);
+	chain_unlink(&d->arm, REC_PENDING_ARM, cap);
 	display_drop_if_empty(ix, d);
 }
 
@@ -320,14 +270,14 @@ uint64_t rec_pending_min_ticket(const struct rec_pending_index *ix, uint64_t dis
 {
 	const struct rec_pending_display *d = display_find(ix, display);
 
-	return d && d->ticket_head ? d->ticket_head->ticket : 0;
+	return d && d->ticket.head ? d->ticket.head->ticket : 0;
 }
 
 struct rec_capture *rec_pending_first_of_buffer(const struct rec_pending_index *ix, uint64_t id)
 {
 	const struct rec_pending_buffer *b = buffer_slot(ix, id);
 
-	return b ? b->head : NULL;
+	return b ? b->list.head : NULL;
 }
 
 void rec_pending_finish(struct rec_pending_index *ix)

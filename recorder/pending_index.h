@@ -33,31 +33,47 @@
 struct rec_capture;
 struct rec_event;
 
+/* The index's lists; a capture has one link per list. */
+enum rec_pending_list {
+	REC_PENDING_ALL,	/* every pending capture, call order */
+	REC_PENDING_ARM,	/* its display's waiting to be armed, call order */
+	REC_PENDING_TICKET,	/* its display's with a ticket, ascending */
+	REC_PENDING_BUFFER,	/* its buffer's, call order */
+	REC_PENDING_LISTS
+};
+
+/* A capture's place in one list. */
+struct rec_pending_link {
+	struct rec_capture *prev, *next;
+	bool listed;
+};
+
 /* What a capture carries for the index (in struct rec_capture; zero: in no list). */
 struct rec_pending_links {
 	struct rec_event *ev;		/* its event, while listed */
-	struct rec_capture *prev, *next;		/* every pending capture, call order */
-	struct rec_capture *arm_prev, *arm_next;	/* its display's waiting to be armed */
-	struct rec_capture *ticket_prev, *ticket_next;	/* its display's tickets, ascending */
-	struct rec_capture *buffer_prev, *buffer_next;	/* its buffer's, call order */
-	bool listed, arm_listed, ticket_listed, buffer_listed;
+	struct rec_pending_link link[REC_PENDING_LISTS];
+};
+
+/* The two ends of one list. */
+struct rec_pending_chain {
+	struct rec_capture *head, *tail;
 };
 
 /* A display with captures in the index (a few; found by a linear search). */
 struct rec_pending_display {
 	uint64_t display;
-	struct rec_capture *arm_head, *arm_tail;	/* waiting to be armed, call order */
-	struct rec_capture *ticket_head, *ticket_tail;	/* with a ticket, ascending */
+	struct rec_pending_chain arm;		/* REC_PENDING_ARM */
+	struct rec_pending_chain ticket;	/* REC_PENDING_TICKET */
 };
 
-/* A buffer with pending captures: a slot of an open-addressing table; head NULL when free. */
+/* A buffer with pending captures: a slot of an open-addressing table; list.head NULL when free. */
 struct rec_pending_buffer {
 	uint64_t id;
-	struct rec_capture *head, *tail;	/* call order */
+	struct rec_pending_chain list;		/* REC_PENDING_BUFFER */
 };
 
 struct rec_pending_index {
-	struct rec_capture *head, *tail;	/* every pending capture, call order */
+	struct rec_pending_chain all;		/* REC_PENDING_ALL */
 	struct rec_pending_display *displays;	/* owned */
 	size_t display_count, display_cap;
 	struct rec_pending_buffer *buffers;	/* owned; buffer_cap slots, a power of two, at most half used */
@@ -73,15 +89,18 @@ bool rec_pending_add(struct rec_pending_index *ix, struct rec_event *ev);
 /* cap is done, or its event leaves the FIFO: it leaves every list it is in (any number of calls). */
 void rec_pending_remove(struct rec_pending_index *ix, struct rec_capture *cap);
 
-/* The oldest pending capture, NULL none; the next: cap->pending.next. */
+/* The oldest pending capture, NULL none; the next: rec_pending_next(cap, REC_PENDING_ALL). */
 struct rec_capture *rec_pending_first(const struct rec_pending_index *ix);
+
+/* The capture after cap in list (NULL: cap is the last, or not in it). */
+struct rec_capture *rec_pending_next(const struct rec_capture *cap, enum rec_pending_list list);
 
 /* The event of a listed capture (borrowed: the FIFO owns it). */
 struct rec_event *rec_pending_event(const struct rec_capture *cap);
 
 /*
  * The oldest capture of display that waits to be armed, NULL none; the
- * next: cap->pending.arm_next (fetch it before rec_pending_armed).
+ * next: rec_pending_next(cap, REC_PENDING_ARM) (fetch it before rec_pending_armed).
  */
 struct rec_capture *rec_pending_arm_first(struct rec_pending_index *ix, uint64_t display);
 

@@ -272,7 +272,7 @@ void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint
 		struct rec_event *ev = rec_pending_event(cap);
 		struct rec_wdamage *d;
 
-		next = cap->pending.arm_next;
+		next = rec_pending_next(cap, REC_PENDING_ARM);
 		if (cap->state != REC_CAPTURE_WAIT_ARM) {
 			rec_pending_armed(&w->pending, cap);	/* a step armed it: it waited too long */
 			continue;
@@ -295,7 +295,7 @@ void rec_worker_arm(struct rec_worker *w, uint64_t display, bool one_layer, uint
 
 void rec_worker_arm_all(struct rec_worker *w)
 {
-	for (struct rec_capture *cap = rec_pending_first(&w->pending); cap; cap = cap->pending.next) {
+	for (struct rec_capture *cap = rec_pending_first(&w->pending); cap; cap = rec_pending_next(cap, REC_PENDING_ALL)) {
 		rec_capture_arm(cap, NULL, 0, false);
 		rec_pending_armed(&w->pending, cap);
 	}
@@ -316,7 +316,7 @@ static bool step_one(struct rec_worker *w, struct rec_capture *cap, bool force)
 	}
 	for (;;) {
 		/* the oldest of the buffer's pending captures: cap, or one before it */
-		struct rec_capture *first = cap->pending.buffer_listed ?
+		struct rec_capture *first = cap->pending.link[REC_PENDING_BUFFER].listed ?
 			rec_pending_first_of_buffer(&w->pending, cap->buffer_id) : cap;
 		bool done = rec_capture_step(first, &w->cctx, force);
 
@@ -344,7 +344,7 @@ unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
 	unsigned pending = 0, n = 0;
 	uint64_t start = rec_now_ns();
 
-	for (cap = rec_pending_first(&w->pending); cap; cap = cap->pending.next) {
+	for (cap = rec_pending_first(&w->pending); cap; cap = rec_pending_next(cap, REC_PENDING_ALL)) {
 		unsigned k;
 
 		if (n == STEP_ORDERED) {
@@ -377,7 +377,7 @@ unsigned rec_worker_step_captures(struct rec_worker *w, bool force)
 	 * order (a step removes only the capture it steps and earlier ones)
 	 */
 	for (cap = rest; cap; cap = next) {
-		next = cap->pending.next;
+		next = rec_pending_next(cap, REC_PENDING_ALL);
 		pending += step_one(w, cap, force);
 	}
 	return pending;

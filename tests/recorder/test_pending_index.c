@@ -185,7 +185,7 @@ static size_t index_arm(struct rec_pending_index *ix, uint64_t display, bool one
 	size_t n = 0;
 
 	for (cap = rec_pending_arm_first(ix, display); cap; cap = next) {
-		next = cap->pending.arm_next;
+		next = rec_pending_next(cap, REC_PENDING_ARM);
 		(*steps)++;
 		if (cap->state != REC_CAPTURE_WAIT_ARM) {
 			rec_pending_armed(ix, cap);
@@ -235,7 +235,7 @@ static bool agree(const struct fifo *f, const struct rec_pending_index *ix, unsi
 				"step %u: FIFO entry %zu pending, the index lists %p next", step, i, (const void *)c)) {
 			return false;
 		}
-		c = c->pending.next;
+		c = rec_pending_next(c, REC_PENDING_ALL);
 	}
 	if (!CHECK(!c, "step %u: the index lists a capture past the FIFO's pending ones", step)) {
 		return false;
@@ -393,13 +393,13 @@ static void walk_cost(unsigned frames, bool all_pending)
 		if (!last) {
 			/* armed at the frame's validate, as the worker does when dispatching it */
 			for (struct rec_capture *cap = rec_pending_arm_first(&ix, 0), *next; cap; cap = next) {
-				next = cap->pending.arm_next;
+				next = rec_pending_next(cap, REC_PENDING_ARM);
 				cap->state = REC_CAPTURE_ARMED;
 				rec_pending_armed(&ix, cap);
 			}
 		}
 	}
-	for (struct rec_capture *c = rec_pending_first(&ix); c; c = c->pending.next) {
+	for (struct rec_capture *c = rec_pending_first(&ix); c; c = rec_pending_next(c, REC_PENDING_ALL)) {
 		pend++;
 	}
 	t0 = now_ns();
@@ -418,12 +418,12 @@ static void walk_cost(unsigned frames, bool all_pending)
 	for (unsigned r = 0; r < rounds; r++) {
 		sink += rec_pending_min_ticket(&ix, 0);
 		index_steps++;
-		for (struct rec_capture *c = rec_pending_first(&ix); c; c = c->pending.next) {
+		for (struct rec_capture *c = rec_pending_first(&ix); c; c = rec_pending_next(c, REC_PENDING_ALL)) {
 			index_steps += 2;
 			sink += (uintptr_t)rec_pending_first_of_buffer(&ix, c->buffer_id);
 		}
 		/* armed in the last round only: the earlier rounds find the same captures waiting */
-		for (struct rec_capture *c = rec_pending_arm_first(&ix, 0); c; c = c->pending.arm_next) {
+		for (struct rec_capture *c = rec_pending_arm_first(&ix, 0); c; c = rec_pending_next(c, REC_PENDING_ARM)) {
 			index_steps++;
 			sink += c->ticket;
 		}
