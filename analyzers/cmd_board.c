@@ -8,15 +8,38 @@
 #include <json-c/json.h>
 
 #include "board.h"
+#include "board_vkms.h"
 #include "cli.h"
 
-enum { OPT_JSON = 1, OPT_DEVICE };
+enum { OPT_JSON = 1, OPT_DEVICE, OPT_VKMS };
 
 static const struct cli_option options[] = {
 	{ "json", 0, false, OPT_JSON },
 	{ "device", 0, true, OPT_DEVICE },
+	{ "vkms", 0, false, OPT_VKMS },
 	{ NULL, 0, false, 0 },
 };
+
+/* --vkms: the vkms configfs device hwc-replay --vm --board builds, then what it copies and
+ * what it cannot, as comments. */
+static int print_vkms(const struct board *board)
+{
+	struct board_vkms_notes notes;
+	int ret = board_vkms_write(board, stdout, &notes);
+
+	if (ret) {
+		cli_error("%s: cannot shape a vkms device like it: %s", board->name, strerror(-ret));
+		return CLI_EXIT_FAILURE;
+	}
+	for (size_t i = 0; i < notes.emulated_count; i++) {
+		printf("# emulated: %s\n", notes.emulated[i]);
+	}
+	for (size_t i = 0; i < notes.not_emulated_count; i++) {
+		printf("# not emulated: %s\n", notes.not_emulated[i]);
+	}
+	board_vkms_notes_finish(&notes);
+	return CLI_EXIT_OK;
+}
 
 static int run(const struct cli_command *cmd, int argc, char **argv)
 {
@@ -24,7 +47,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 	struct cli_parser p;
 	struct hwct_error err;
 	struct board *board;
-	bool json = false;
+	bool json = false, vkms = false;
 	int key, status = CLI_EXIT_OK;
 
 	if (cli_parse_init(&p, cmd, options, argc, argv)) {
@@ -34,6 +57,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 	while ((key = cli_parse_next(&p)) > 0) {
 		if (key == OPT_JSON) {
 			json = true;
+		} else if (key == OPT_VKMS) {
+			vkms = true;
 		} else {
 			device = p.arg;
 		}
@@ -55,7 +80,9 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		return CLI_EXIT_FAILURE;
 	}
 	cli_out_init();
-	if (json) {
+	if (vkms) {
+		status = print_vkms(board);
+	} else if (json) {
 		struct json_object *o = board_to_json(board);
 		const char *base = strrchr(path, '/');
 
@@ -77,9 +104,11 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 const struct cli_command cmd_board = {
 	.name = "board",
 	.summary = "what a board profile (drm_info JSON or pasted text) was understood as",
-	.synopsis = "BOARD [--json] [--device NODE|N]",
+	.synopsis = "BOARD [--json | --vkms] [--device NODE|N]",
 	.options = "  --json            one JSON object: CRTCs, planes, formats x modifiers, zpos,\n"
 		"                    rotation, blend, cursor sizes, writeback, assumptions\n"
+		"  --vkms            the vkms device (configfs) that hwc-replay --vm --board builds\n"
+		"                    for it, and what of the board it copies and what it cannot\n"
 		"  --device NODE|N   the device of a paste holding several (default: the first\n"
 		"                    with a connected connector)\n",
 	.run = run,

@@ -41,6 +41,7 @@ enum option_key {
 	OPT_HWC2_END,
 	OPT_HWC2_CALL_LOG,
 	OPT_USERLAND,
+	OPT_BOARD,
 };
 
 struct option_def {
@@ -80,6 +81,7 @@ static const struct option_def options[] = {
 	{ "hwc2-end", 0, true, OPT_HWC2_END },
 	{ "hwc2-call-log", 0, true, OPT_HWC2_CALL_LOG },
 	{ "userland", 0, true, OPT_USERLAND },
+	{ "board", 0, true, OPT_BOARD },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -100,7 +102,11 @@ static void print_help(FILE *f)
 		"                           exact version (6.12.117-1~deb12u1); list: what there is\n"
 		"    --kernel-image IMAGE   a kernel of one's own (bzImage or vmlinux), with\n"
 		"    --kernel-modules DIR   its modules (vkms.ko unless built in)\n"
-		"    --userland DIR         run in the root folder DIR (another Debian's Mesa)\n\n"
+		"    --userland DIR         run in the root folder DIR (another Debian's Mesa)\n"
+		"    --board BOARD          on a vkms device shaped like the board's drm_info dump\n"
+		"                           (its CRTCs, planes and their types; configfs: --kernel\n"
+		"                           7.x, the newest line by default); hwc-trace board --vkms\n"
+		"                           shows what is copied and what is not\n\n"
 		"options:\n"
 		"  --planner drmhwc|search  plane planner (default drmhwc)\n"
 		"  --compositor pixman|gl   compositor of the output (default pixman)\n"
@@ -356,11 +362,13 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	case OPT_KERNEL_IMAGE:
 	case OPT_KERNEL_MODULES:
 	case OPT_USERLAND:
+	case OPT_BOARD:
 		if (!v[0]) {
 			return usage_error(err, "--%s needs a value", o->name);
 		}
 		*(o->key == OPT_KERNEL ? &opts->vm_kernel : o->key == OPT_KERNEL_IMAGE ? &opts->vm_kernel_image :
-			o->key == OPT_KERNEL_MODULES ? &opts->vm_kernel_modules : &opts->vm_userland) = v;
+			o->key == OPT_KERNEL_MODULES ? &opts->vm_kernel_modules :
+			o->key == OPT_BOARD ? &opts->vm_board : &opts->vm_userland) = v;
 		return 0;
 	case OPT_HWC2_TIMEOUT:
 		if (!parse_u64(v, &n) || n > 86400) {
@@ -457,10 +465,11 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 			return ret;
 		}
 	}
-	if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules || opts->vm_userland) {
+	if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules || opts->vm_userland ||
+		opts->vm_board) {
 		if (opts->target != REPLAY_TARGET_DEFAULT && opts->target != REPLAY_TARGET_VM) {
-			return usage_error(err, "--kernel, --kernel-image, --kernel-modules and --userland choose "
-				"the kernel and userland of --vm");
+			return usage_error(err, "--kernel, --kernel-image, --kernel-modules, --userland and --board "
+				"choose the kernel, userland and device of --vm");
 		}
 		if (opts->vm_kernel && opts->vm_kernel_image) {
 			return usage_error(err, "--kernel and --kernel-image exclude each other");

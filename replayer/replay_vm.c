@@ -5,16 +5,21 @@
  * results file travels back on the guest's standard output; --dump-images
  * cannot (refused). --kernel, --kernel-image and --kernel-modules choose the
  * VM's kernel, --userland its root folder (vm-run's options of the same names).
+ * --board DUMP shapes vkms like the dump's board (board_vkms.c, vm-run's
+ * --vkms-board), on the newest kernel line unless a kernel is given.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "board.h"
+#include "board_vkms.h"
 #include "replay.h"
 
 #ifndef HWCT_VM_RUN
@@ -37,7 +42,7 @@ static const char *setting(const char *env, const char *built)
 static int host_only(const char *arg)
 {
 	static const char *const with_value[] = { "--results", "--kernel", "--kernel-image", "--kernel-modules",
-		"--userland" };
+		"--userland", "--board" };
 
 	if (strcmp(arg, "--vm") == 0) {
 		return 1;
@@ -57,12 +62,69 @@ static int host_only(const char *arg)
 	return 0;
 }
 
+/*
+ * Writes the vkms device shaped like --board's dump to a new temporary file,
+ * whose path it puts in path, and says what of the board it copies and what
+ * it cannot. Returns 0, or an exit status with the error reported.
+ */
+static int write_vkms_board(const struct replay_options *o, char path[PATH_MAX])
+{
+	const char *tmp = getenv("TMPDIR");
+	struct board_vkms_notes notes;
+	struct hwct_error err;
+	struct board *board = board_from_file(o->vm_board, o->profile_device, &err);
+	FILE *f;
+	int fd, ret;
+
+	if (!board) {
+		replay_error("--board: %s", err.message);
+		return REPLAY_EXIT_USAGE;
+	}
+	snprintf(path, PATH_MAX, "%s/hwc-replay-board.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		replay_error("--board: cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		board_destroy(board);
+		return REPLAY_EXIT_FAILED;
+	}
+	ret = board_vkms_write(board, f, &notes);
+	if (fclose(f) != 0 && ret == 0) {
+		ret = -EIO;
+	}
+	if (ret) {
+		replay_error("--board %s: cannot shape a vkms device like it: %s", o->vm_board, strerror(-ret));
+		unlink(path);
+		board_destroy(board);
+		return REPLAY_EXIT_FAILED;
+	}
+	replay_note(o->quiet, "vkms shaped like %s (driver %s):", o->vm_board, *board->driver ? board->driver :
+		"unknown");
+	for (size_t i = 0; i < notes.emulated_count; i++) {
+		replay_note(o->quiet, "  emulated: %s", notes.emulated[i]);
+	}
+	for (size_t i = 0; i < notes.not_emulated_count; i++) {
+		replay_note(o->quiet, "  not emulated: %s", notes.not_emulated[i]);
+	}
+	board_vkms_notes_finish(&notes);
+	board_destroy(board);
+	return 0;
+}
+
 /* Appends vm-run's kernel options (--kernel, --kernel-image, --kernel-modules). */
 static size_t add_kernel_args(const struct replay_options *o, char **args, size_t n)
 {
 	if (o->vm_kernel) {
 		args[n++] = "--kernel";
 		args[n++] = (char *)o->vm_kernel;
+	} else if (o->vm_board && !o->vm_kernel_image) {
+		/* configfs came to vkms in a 7.x kernel: the newest line has it */
+		args[n++] = "--kernel";
+		args[n++] = "newest";
 	}
 	if (o->vm_kernel_image) {
 		args[n++] = "--kernel-image";
@@ -83,10 +145,11 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 {
 	const char *vm_run = setting("HWCT_VM_RUN", HWCT_VM_RUN);
 	const char *cache = setting("HWCT_VM_CACHE", HWCT_VM_CACHE);
-	char self[PATH_MAX], cwd[PATH_MAX];
+	char self[PATH_MAX], cwd[PATH_MAX], board_file[PATH_MAX] = "";
 	char **args = calloc((size_t)argc + 24, sizeof(*args));
 	size_t n = 0;
 	int out = STDOUT_FILENO, status;
+	bool waited;
 	pid_t pid;
 	ssize_t len;
 
@@ -121,6 +184,16 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 		free(args);
 		return REPLAY_EXIT_FAILED;
 	}
+	if (o->vm_board) {
+		int ret = write_vkms_board(o, board_file);
+
+		if (ret) {
+			free(args);
+			return ret;
+		}
+		args[n++] = "--vkms-board";
+		args[n++] = board_file;
+	}
 	args[n++] = "--cwd";
 	args[n++] = cwd;
 	args[n++] = "--";
@@ -143,6 +216,9 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 			out = open(o->results, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (out < 0) {
 				replay_error("%s: cannot write: %s", o->results, strerror(errno));
+				if (*board_file) {
+					unlink(board_file);
+				}
 				free(args);
 				return REPLAY_EXIT_FAILED;
 			}
@@ -162,7 +238,11 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	if (out != STDOUT_FILENO) {
 		close(out);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+	waited = pid > 0 && waitpid(pid, &status, 0) == pid;
+	if (*board_file) {
+		unlink(board_file);
+	}
+	if (!waited) {
 		replay_error("cannot run %s: %s", vm_run, strerror(errno));
 		return REPLAY_EXIT_FAILED;
 	}
