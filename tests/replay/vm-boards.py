@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""vm-boards.py HWC_REPLAY HWC_TRACE SNAPSHOT_JSON VM_RUN VM_CACHE UNAVAILABLE_STATUS TRACE BOARD...
+
+The 'vm-boards' test (docs/vm-tests.md, "A current kernel's vkms" and "vkms shaped like a
+board"), on the newest Debian kernel line (7.x, vkms built from its source):
+
+1. vkms's default device (overlays, writeback), read back through the project's own KMS code
+   (kms-snapshot-json, then hwc-trace board --json on the host): one CRTC; every plane takes
+   Android's own formats ABGR8888 (AB24), XBGR8888, ARGB8888 and NV12, LINEAR only, and has a
+   rotation property with every rotation and reflection, but no zpos, alpha or blend mode
+   property; a writeback connector. Then the first frames of TRACE with --mode at the
+   recording's size: every layer on a plane, nothing composed, no format substitution.
+2. for each BOARD (a drm_info dump): the vkms device hwc-replay --vm --board builds from it
+   (hwc-trace board --vkms), read back the same way, has the dump's CRTC count and the dump's
+   planes in the dump's order, each with the dump's type and possible CRTCs, and a writeback
+   connector; TRACE then replays on it through hwc-replay --vm --board and every frame has
+   a writeback checksum.
+
+One boot per device. Exit 0, 1 on a failed check, UNAVAILABLE_STATUS when no VM can be
+prepared or booted here.
+"""
+import json
+import os
+import pathlib
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ANDROID_FORMATS = ["AB24", "XB24", "AR24", "NV12"]
+ALL_ROTATIONS = ["rotate-0", "rotate-90", "rotate-180", "rotate-270", "reflect-x", "reflect-y"]
+MARK = "=====HWCT-VM-BOARDS-RESULTS====="
+
+
+def fail(msg):
+    print("vm-boards: FAIL:", msg, file=sys.stderr)
+    sys.exit(1)
+
+
+class Ctx:
+    def __init__(self, argv):
+        (self.replay, self.trace_tool, self.snapshot, self.vm_run, self.cache, unavailable,
+         self.trace) = argv[1:8]
+        self.boards = argv[8:]
+        self.unavailable = int(unavailable)
+        self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="vm-boards."))
+        self.env = dict(os.environ, HWCT_VM_CACHE=os.path.realpath(self.cache), HWCT_VM_RUN=self.vm_run)
+
+    def vm(self, extra, command):
+        """Boots the newest kernel with vm-run's extra options, runs command (a list); returns
+        its stdout. Exits with the unavailable status when the VM cannot be had."""
+        args = [self.vm_run, "--cache", os.path.realpath(self.cache), "--unavailable-status",
+                str(self.unavailable), "--kernel", "newest", "--timeout", "600"] + extra + ["--"] + command
+        p = subprocess.run(args, capture_output=True, text=True, env=self.env)
+        if p.returncode == self.unavailable:
+            print("vm-boards: the VM cannot be had here:", p.stderr.strip()[-500:])
+            sys.exit(self.unavailable)
+        if p.returncode != 0:
+            fail("vm-run %s exited %d:\n%s" % (" ".join(extra), p.returncode, p.stderr[-3000:]))
+        return p.stdout
+
+    def board_json(self, path):
+        p = subprocess.run([self.trace_tool, "board", str(path), "--json"], capture_output=True, text=True)
+        if p.returncode != 0:
+            fail("hwc-trace board %s: %s" % (path, p.stderr.strip()))
+        return json.loads(p.stdout)
+
+    def read_back(self, extra, name):
+        """The device vm-run boots with extra options, as hwc-trace board --json reads it."""
+        out = self.vm(extra, [self.snapshot, "/dev/dri/card0"])
+        path = self.tmp / (name + ".json")
+        path.write_text(out)
+        return self.board_json(path)
+
+
+def default_device(ctx):
+    out = ctx.vm(["--vkms-params", "enable_overlay=1 enable_writeback=1"],
+                 ["/bin/sh", "-c", '"$1" /dev/dri/card0 && echo "$2" && "$3" "$4" --device /dev/dri/card0 '
+                  '--frames 0-4 --mode 540x1200 --results - -q',
+                  "sh", ctx.snapshot, MARK, ctx.replay, ctx.trace])
+    snap, results = out.split(MARK + "\n", 1)
+    (ctx.tmp / "default.json").write_text(snap)
+    board = ctx.board_json(ctx.tmp / "default.json")
+    if len(board["crtc_ids"]) != 1:
+        fail("default device: %d CRTCs, expected 1" % len(board["crtc_ids"]))
+    if not board.get("writeback_formats"):
+        fail("default device: no writeback connector")
+    kinds = [p["type"] for p in board["planes"]]
+    print("default device: %d planes (%s), formats of plane 0: %s" % (
+        len(kinds), ", ".join("%d %s" % (kinds.count(k), k) for k in ("primary", "overlay", "cursor")),
+        " ".join(board["planes"][0]["formats"])))
+    for p in board["planes"]:
+        for f in ANDROID_FORMATS:
+            if p["formats"].get(f) != ["0x0000000000000000"]:
+                fail("plane %d: %s is %s, expected LINEAR only" % (p["id"], f, p["formats"].get(f)))
+        if sorted(p["rotation"] or []) != sorted(ALL_ROTATIONS):
+            fail("plane %d: rotation %s, expected %s" % (p["id"], p["rotation"], ALL_ROTATIONS))
+        for prop in ("zpos", "alpha_max", "blend_modes"):
+            if p[prop] is not None:
+                fail("plane %d: has %s (%s), which vkms has not" % (p["id"], prop, p[prop]))
+    try:
+        plans = json.loads(results)["frames"]
+    except (ValueError, KeyError) as e:
+        fail("default device: results unreadable (%s):\n%s" % (e, results[-2000:]))
+    if len(plans) != 5:
+        fail("default device: %d frames replayed, expected 5:\n%s" % (len(plans), results[-2000:]))
+    for f in plans:
+        client = [(l["layer"], l["reasons"]) for l in f["plan"] if l.get("plane") is None]
+        if client or f.get("format_substitutions"):
+            fail("frame %d: layers not on planes %s, substitutions %s" % (
+                f["frame"], client, f.get("format_substitutions")))
+        if not f.get("checksum"):
+            fail("frame %d: no writeback checksum" % f["frame"])
+    print("default device: %s frames 0-4, every layer (%d a frame) on a plane in its own format" % (
+        os.path.basename(ctx.trace), len(plans[0]["plan"])))
+
+
+def shaped_device(ctx, dump):
+    name = pathlib.Path(dump).stem
+    p = subprocess.run([ctx.trace_tool, "board", dump, "--vkms"], capture_output=True, text=True)
+    if p.returncode != 0:
+        fail("hwc-trace board %s --vkms: %s" % (dump, p.stderr.strip()))
+    spec = ctx.tmp / (name + ".vkms")
+    spec.write_text(p.stdout)
+    want = ctx.board_json(dump)
+    got = ctx.read_back(["--vkms-board", str(spec)], name)
+    if len(got["crtc_ids"]) != len(want["crtc_ids"]):
+        fail("%s: %d CRTCs read back, the dump has %d" % (name, len(got["crtc_ids"]), len(want["crtc_ids"])))
+    shape = [(q["type"], q["possible_crtcs"]) for q in want["planes"]]
+    back = [(q["type"], q["possible_crtcs"]) for q in got["planes"]]
+    if back != shape:
+        fail("%s: planes read back %s, the dump's %s" % (name, back, shape))
+    if not got.get("writeback_formats"):
+        fail("%s: no writeback connector read back" % name)
+    print("%s: %d CRTCs and %d planes read back as in the dump: %s" % (
+        name, len(got["crtc_ids"]), len(back), " ".join("%s@%s" % (t, ",".join(map(str, c)))
+                                                          for t, c in back)))
+    results = ctx.tmp / (name + ".results.json")
+    r = subprocess.run([ctx.replay, ctx.trace, "--vm", "--kernel", "newest", "--board", dump,
+                        "--frames", "0-4", "--mode", "540x1200", "--results", str(results)],
+                       capture_output=True, text=True, env=ctx.env)
+    if r.returncode == ctx.unavailable or r.returncode == 4:
+        sys.exit(ctx.unavailable)
+    if r.returncode != 0:
+        fail("%s: hwc-replay --vm --board exited %d:\n%s" % (name, r.returncode, r.stderr[-3000:]))
+    if "not emulated: each plane's formats" not in r.stderr:
+        fail("%s: hwc-replay did not say what the vkms board does not emulate:\n%s" % (name, r.stderr))
+    plans = json.loads(results.read_text())["frames"]
+    if len(plans) != 5 or not all(f.get("checksum") for f in plans):
+        fail("%s: %d frames, checksums %s" % (name, len(plans), [f.get("checksum") for f in plans]))
+    on_planes = sum(1 for f in plans for l in f["plan"] if l.get("plane") is not None)
+    print("%s: frames 0-4 replayed on it, %d of %d layers on planes, a checksum per frame" % (
+        name, on_planes, sum(len(f["plan"]) for f in plans)))
+
+
+def main():
+    ctx = Ctx(sys.argv)
+    try:
+        default_device(ctx)
+        for dump in ctx.boards:
+            shaped_device(ctx, dump)
+    finally:
+        shutil.rmtree(ctx.tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
