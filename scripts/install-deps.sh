@@ -11,7 +11,7 @@ declare -A groups=(
 		libpixman-1-dev libpng-dev drm-info"
 	[lttng]="liblttng-ust-dev lttng-tools babeltrace2"
 	[vm]="qemu-system-x86 busybox-static linux-source-6.1 linux-headers-amd64 xz-utils kmod cpio
-		make gcc"
+		make gcc debootstrap"
 	[docs]="scdoc"
 	# the browser tests of hwc-trace report (tests/report): headless chromium driven from Node
 	[browser]="chromium nodejs"
