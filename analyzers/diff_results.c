@@ -84,7 +84,13 @@ static const char *placement(char *buf, size_t size, const struct diff_plan_laye
 	return buf;
 }
 
-static void compare_plans(struct diff_report *r, const struct diff_result_frame *a, const struct diff_result_frame *b)
+/* Layer decisions of both plans (the same layer of the same frame), and how many place it alike. */
+struct placement_sums {
+	uint64_t layers, agree;
+};
+
+static void compare_plans(struct diff_report *r, const struct diff_result_frame *a, const struct diff_result_frame *b,
+	struct placement_sums *sums)
 {
 	char x[32], y[32];
 
@@ -105,9 +111,12 @@ static void compare_plans(struct diff_report *r, const struct diff_result_frame 
 				pb->layer);
 			return;
 		}
+		sums->layers++;
 		if (pa->on_plane != pb->on_plane || (pa->on_plane && pa->plane != pb->plane)) {
 			diff_report_add(r, CAT_PLAN, "layer %" PRIu64 " %s vs %s", pa->layer, placement(x, sizeof(x), pa),
 				placement(y, sizeof(y), pb));
+		} else {
+			sums->agree++;
 		}
 		if (strcmp(pa->reasons, pb->reasons) != 0) {
 			diff_report_add(r, CAT_REASONS, "layer %" PRIu64 " [%s] vs [%s]", pa->layer, pa->reasons, pb->reasons);
@@ -151,6 +160,7 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 {
 	const struct diff_result_frame **vb = sorted(b), **va = sorted(a);
 	struct timing_sums t = { 0 };
+	struct placement_sums placed = { 0 };
 
 	r->kind = "results";
 	r->categories = categories;
@@ -176,7 +186,7 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 			continue;
 		}
 		diff_report_frame(r, fa->frame, fa->display, fa->loop);
-		compare_plans(r, fa, fb);
+		compare_plans(r, fa, fb, &placed);
 		if (strcmp(fa->checksum, fb->checksum) != 0) {
 			diff_report_add(r, CAT_CHECKSUM, "%s vs %s", fa->checksum[0] ? fa->checksum : "null",
 				fb->checksum[0] ? fb->checksum : "null");
@@ -185,6 +195,11 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 	}
 	for (size_t i = 0; i < b->count; i++) {
 		r->only_b += lookup(vb, b->count, &b->frames[i]) == &b->frames[i] && !lookup(va, a->count, &b->frames[i]);
+	}
+	if (placed.layers) {
+		diff_report_note(r, "placement: %" PRIu64 " of %" PRIu64 " layer decisions alike (%.1f%%): the same plane, "
+			"or the client, in both", placed.agree, placed.layers, 100.0 * (double)placed.agree /
+			(double)placed.layers);
 	}
 	if (t.frames) {
 		double ma = t.a / (double)t.frames / 1e6, mb = t.b / (double)t.frames / 1e6;

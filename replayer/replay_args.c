@@ -465,7 +465,9 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 			return ret;
 		}
 	}
-	if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules || opts->vm_userland ||
+	if (opts->vm_board && opts->target == REPLAY_TARGET_DEVICE) {
+		/* inside the VM: the device is vkms shaped like the board (replay_board.h) */
+	} else if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules || opts->vm_userland ||
 		opts->vm_board) {
 		if (opts->target != REPLAY_TARGET_DEFAULT && opts->target != REPLAY_TARGET_VM) {
 			return usage_error(err, "--kernel, --kernel-image, --kernel-modules, --userland and --board "

@@ -8,6 +8,7 @@
 
 #include "board.h"
 #include "hwct_config.h"
+#include "replay_board.h"
 #include "replay_results.h"
 
 #define COMPACT_DEPTH 3		/* frames, and objects inside the header's members, on one line */
@@ -142,6 +143,31 @@ static void write_target(struct rjson *j, const struct replay_header *h)
 	rjson_object_end(j);
 }
 
+/* "emulated_board": the dump a --device --board device is shaped like, and its plane ids. */
+static void write_emulated(struct rjson *j, const struct replay_board *rb)
+{
+	if (!rb || !rb->dump) {
+		rjson_null(j, "emulated_board");
+		return;
+	}
+	rjson_object_begin(j, "emulated_board");
+	rjson_string(j, "dump", rb->path);
+	rjson_string(j, "driver", rb->dump->driver[0] ? rb->dump->driver : NULL);
+	rjson_array_begin(j, "planes");
+	for (size_t i = 0; i < rb->bound; i++) {
+		rjson_object_begin(j, NULL);
+		rjson_uint(j, "kms", rb->kms_ids[i]);
+		if (rb->dump_ids[i]) {
+			rjson_uint(j, "dump", rb->dump_ids[i]);
+		} else {
+			rjson_null(j, "dump");
+		}
+		rjson_object_end(j);
+	}
+	rjson_array_end(j);
+	rjson_object_end(j);
+}
+
 void replay_results_header(struct replay_results *r, const struct replay_header *h)
 {
 	struct rjson *j = &r->j;
@@ -161,6 +187,7 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 	replay_recording_write(h->recording, j);
 	replay_host_write(h->host, j);
 	write_target(j, h);
+	write_emulated(j, r->emulated);
 	rjson_string(j, "planner", h->target->module_decides ? REPLAY_MODULE_PLANNER : h->opts->planner);
 	rjson_string(j, "compositor", h->compositor);
 	rjson_bool(j, "pixels", !h->opts->no_pixels);
@@ -248,7 +275,8 @@ static void write_assumed(struct rjson *j, uint32_t bits)
 }
 
 /* profile: a board profile decided (the plan rests on assumptions, listed per layer). */
-static void write_plan(struct rjson *j, const struct scene *scene, const struct plan *plan, bool profile)
+static void write_plan(struct rjson *j, const struct scene *scene, const struct plan *plan, bool profile,
+	const struct replay_board *emulated)
 {
 	const char *composition;
 	char reasons[32];
@@ -265,7 +293,7 @@ static void write_plan(struct rjson *j, const struct scene *scene, const struct 
 		rjson_object_begin(j, NULL);
 		rjson_uint(j, "layer", i < scene->layer_count ? scene->layers[i].id : 0);
 		if (pl->plane_id) {
-			rjson_uint(j, "plane", pl->plane_id);
+			rjson_uint(j, "plane", emulated ? replay_board_plane(emulated, pl->plane_id) : pl->plane_id);
 		} else {
 			rjson_null(j, "plane");
 		}
@@ -294,7 +322,8 @@ static void write_plan(struct rjson *j, const struct scene *scene, const struct 
 	}
 	rjson_array_end(j);
 	if (plan->client_target_plane) {
-		rjson_uint(j, "client_target_plane", plan->client_target_plane);
+		rjson_uint(j, "client_target_plane", emulated ?
+			replay_board_plane(emulated, plan->client_target_plane) : plan->client_target_plane);
 	} else {
 		rjson_null(j, "client_target_plane");
 	}
@@ -335,7 +364,7 @@ void replay_results_frame(struct replay_results *r, const struct replay_frame_re
 		rjson_uint(j, "loop", fr->loop);
 	}
 	rjson_uint(j, "t_ns", f->t_ns);
-	write_plan(j, fr->scene, res->plan, r->profile);
+	write_plan(j, fr->scene, res->plan, r->profile, r->emulated);
 	rjson_double(j, "efficiency", res->efficiency);
 	rjson_string(j, "checksum", res->has_checksum ? hwct_hash_to_hex(&res->checksum, hex) : NULL);
 	rjson_string(j, "checksum_source", res->has_checksum ? res->checksum_source : NULL);

@@ -97,6 +97,8 @@ struct replay_outcome {
 	const char *first_difference;	/* what differed there */
 };
 
+struct replay_board;
+
 struct replay_results {
 	FILE *f;			/* NULL: not writing */
 	bool own;			/* f is ours to close (not stdout) */
@@ -104,6 +106,7 @@ struct replay_results {
 	struct rjson j;
 	bool header_done;
 	bool profile;			/* the target is a board profile: decisions carry "assumed" */
+	const struct replay_board *emulated;	/* --device --board: planes named by the dump's ids; NULL none */
 };
 
 /* Opens path ("-": stdout) for writing. Returns 0 or -errno. */

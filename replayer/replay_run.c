@@ -155,6 +155,13 @@ static int open_target(struct replay_session *s)
 		.hwc2_call_log = o->hwc2_call_log,
 	};
 	kind = replay_target_default(o->target, &arg);
+	if (o->vm_board && kind == REPLAY_TARGET_DEVICE) {
+		if (replay_board_load(&s->board, o->vm_board, o->profile_device, &err) < 0) {
+			replay_error("--board: %s", err.message);
+			return REPLAY_EXIT_USAGE;
+		}
+		cfg.emulated = &s->board;
+	}
 	s->target_config = cfg;
 	s->target_kind = kind;
 	if (replay_target_open(&s->target, kind, arg, &cfg, &err) < 0) {
@@ -219,6 +226,7 @@ void replay_session_header(struct replay_session *s)
 		.images_dir = s->images_dir,
 	};
 
+	s->results.emulated = s->board.dump ? &s->board : NULL;
 	replay_results_header(&s->results, &h);
 	replay_guard_checkpoint(&s->results, &s->totals, &s->outcome, s->first_difference);
 }
@@ -310,6 +318,7 @@ static void close_session(struct replay_session *s)
 		replay_target_close(&s->target);
 	}
 	compositor_destroy(s->compositor);
+	replay_board_finish(&s->board);
 	replay_recording_finish(&s->recording);
 	hwct_reader_destroy(s->reader);
 	if (s->dump_dir >= 0) {

@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "replay.h"
+#include "replay_board.h"
 #include "replay_env.h"
 #include "replay_expect.h"
 #include "replay_map.h"
@@ -65,6 +66,7 @@ struct replay_session {
 	size_t slot_count;
 	enum replay_timing timing;		/* resolved */
 	struct replay_results results;
+	struct replay_board board;	/* --device --board: the dump the device is shaped like */
 	struct replay_scene *scenes;
 	struct replay_fallback *fallback;	/* --format-fallback equivalent; NULL otherwise */
 

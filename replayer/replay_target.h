@@ -22,6 +22,8 @@
 #include "replay.h"
 
 /* What every backend is built from; borrowed for the target's lifetime. */
+struct replay_board;
+
 struct replay_target_config {
 	const struct planner_impl *planner;
 	const struct planner_options *planner_options;
@@ -43,6 +45,7 @@ struct replay_target_config {
 	uint32_t crtc_taken;
 	uint32_t connectors_taken;
 	const struct replay_target *first;
+	struct replay_board *emulated;	/* --device --board: the device is shaped like it; NULL none */
 };
 
 /* What results name as the planner when an HWC2 module decides. */

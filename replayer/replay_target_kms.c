@@ -14,6 +14,7 @@
 #include "backend_kms.h"
 #include "compositor.h"
 #include "device.h"
+#include "replay_board.h"
 #include "replay_target.h"
 
 /* Budget of the search planner per frame: TEST_ONLY commits are slow under emulation. */
@@ -70,6 +71,9 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 	t->backend = backend_kms_create(&ko, err);
 	if (!t->backend) {
 		return err && err->code ? err->code : -ENODEV;
+	}
+	if (cfg->emulated) {
+		replay_board_bind(cfg->emulated, kms_device_board_edit(backend_kms_device(t->backend)));
 	}
 	t->board = backend_kms_board(t->backend);
 	t->planes_ceded = kms_device_planes_ceded(backend_kms_device(t->backend));

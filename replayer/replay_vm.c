@@ -6,7 +6,8 @@
  * cannot (refused). --kernel, --kernel-image and --kernel-modules choose the
  * VM's kernel, --userland its root folder (vm-run's options of the same names).
  * --board DUMP shapes vkms like the dump's board (board_vkms.c, vm-run's
- * --vkms-board), on the newest kernel line unless a kernel is given.
+ * --vkms-board), on the newest kernel line unless a kernel is given; the
+ * guest's replay gets --board too (replay_board.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,7 +43,7 @@ static const char *setting(const char *env, const char *built)
 static int host_only(const char *arg)
 {
 	static const char *const with_value[] = { "--results", "--kernel", "--kernel-image", "--kernel-modules",
-		"--userland", "--board" };
+		"--userland" };
 
 	if (strcmp(arg, "--vm") == 0) {
 		return 1;

@@ -311,6 +311,11 @@ const struct board *kms_device_board(const struct kms_device *dev)
 	return dev->board;
 }
 
+struct board *kms_device_board_edit(struct kms_device *dev)
+{
+	return dev->board;
+}
+
 const struct kms_plane *kms_device_plane(const struct kms_device *dev, uint32_t id)
 {
 	for (size_t i = 0; i < dev->plane_count; i++) {

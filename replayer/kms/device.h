@@ -104,4 +104,10 @@ bool kms_device_has_writeback(const struct kms_device *dev);
  */
 const struct board *kms_device_board(const struct kms_device *dev);
 
+/*
+ * The same board, to narrow before the first frame (board_constrain: a
+ * device shaped like another board). Owned by dev.
+ */
+struct board *kms_device_board_edit(struct kms_device *dev);
+
 #endif

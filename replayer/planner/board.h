@@ -163,6 +163,18 @@ int board_add_writeback_format(struct board *board, uint32_t fourcc);
  */
 void board_apply_rules(struct board *board);
 
+/*
+ * Narrows live, a device shaped like dump (board_vkms.c), to what dump's
+ * planes can do: plane i of live (object-id order) is dump's plane
+ * dump_ids[i] (0: none, left as it is), for i < count; it keeps only the
+ * formats that plane lists (any modifier), the rotations it offers, and
+ * scaling and solid fill only where both have them; the board-wide rules
+ * (primary full screen or required, active plane limit, cursor size) take
+ * the stricter of the two. What vkms has not (zpos, alpha, blend modes)
+ * stays absent.
+ */
+void board_constrain(struct board *live, const struct board *dump, const uint32_t *dump_ids, size_t count);
+
 /* The plane with that object id, or NULL. */
 const struct board_plane *board_find_plane(const struct board *board, uint32_t id);
 

@@ -20,7 +20,7 @@
 #include "board.h"
 #include "board_vkms.h"
 
-#define VKMS_MAX_OBJECTS 31
+#define VKMS_MAX_OBJECTS BOARD_VKMS_MAX_PLANES
 
 struct vkms_plane {
 	const struct board_plane *from;	/* the dump's plane; NULL for one added */
@@ -263,6 +263,22 @@ int board_vkms_write(const struct board *board, FILE *out, struct board_vkms_not
 		return -EIO;
 	}
 	return 0;
+}
+
+int board_vkms_dump_ids(const struct board *board, uint32_t *ids, size_t max)
+{
+	struct board_vkms_notes notes = { 0 };
+	struct vkms_shape s = { .notes = &notes };
+	int ret = shape(&s, board);
+
+	board_vkms_notes_finish(&notes);
+	if (ret) {
+		return ret;
+	}
+	for (size_t i = 0; i < s.plane_count && i < max; i++) {
+		ids[i] = s.planes[i].from ? s.planes[i].from->id : 0;
+	}
+	return (int)(s.plane_count < max ? s.plane_count : max);
 }
 
 void board_vkms_notes_finish(struct board_vkms_notes *notes)
