@@ -310,46 +310,108 @@ static int parse_node(struct board_json *l, struct json_object *node)
 	return 0;
 }
 
+static char *copy_string(const char *s)
+{
+	size_t len = strlen(s);
+	char *copy = malloc(len + 1);
+
+	if (copy) {
+		memcpy(copy, s, len + 1);
+	}
+	return copy;
+}
+
+/* An integer member key of obj, or fallback when absent or not an integer. */
+static int64_t int_member(struct json_object *obj, const char *key, int64_t fallback)
+{
+	struct json_object *o = board_json_member(obj, key);
+
+	return o && json_object_is_type(o, json_type_int) ? json_object_get_int64(o) : fallback;
+}
+
+/* The node key, driver and connected connectors of one device (a summary: nothing is checked). */
+static int summarize(struct board_device *d, const char *key, struct json_object *node)
+{
+	struct json_object *name = board_json_member(board_json_member(node, "driver"), "name");
+	struct json_object *connectors = board_json_member(node, "connectors");
+	size_t n = json_object_is_type(connectors, json_type_array) ?
+		json_object_array_length(connectors) : 0;
+
+	d->node = copy_string(key);
+	d->driver = copy_string(json_object_is_type(name, json_type_string) ?
+		json_object_get_string(name) : "");
+	if (!d->node || !d->driver) {
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *conn = json_object_array_get_idx(connectors, i);
+		struct json_object *props = board_json_member(conn, "properties");
+
+		/* DRM_MODE_CONNECTED is 1. */
+		if (int_member(conn, "status", 0) == 1) {
+			d->connected++;
+			d->connected_non_desktop += int_member(board_json_member(props, "non-desktop"),
+				"value", 0) != 0;
+		}
+	}
+	return 0;
+}
+
 struct board *board_from_drm_info_object(struct json_object *root, const char *name,
 	const char *node, struct hwct_error *err)
 {
 	struct board_json l = { .name = name ? name : "board", .err = err };
+	struct board_device *devices;
+	enum board_device_pick pick;
 	struct json_object *obj = NULL;
+	size_t count = 0, i = 0;
+	int index;
 
 	hwct_error_clear(err);
 	if (board_json_want(&l, root, json_type_object, "(top level)")) {
 		return NULL;
 	}
-	if (node) {
-		obj = board_json_member(root, node);
-		if (!obj) {
-			board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\"", node);
-			return NULL;
-		}
-	} else {
-		struct json_object_iterator it = json_object_iter_begin(root);
-		struct json_object_iterator end = json_object_iter_end(root);
-
-		if (json_object_iter_equal(&it, &end)) {
-			board_json_fail(&l, -EINVAL, NULL, "no device node");
-			return NULL;
-		}
-		node = json_object_iter_peek_name(&it);
-		obj = json_object_iter_peek_value(&it);
-	}
-	if (board_json_want(&l, obj, json_type_object, node)) {
+	count = (size_t)json_object_object_length(root);
+	if (count == 0) {
+		board_json_fail(&l, -EINVAL, NULL, "no device node");
 		return NULL;
+	}
+	devices = calloc(count, sizeof(*devices));
+	if (!devices) {
+		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+		return NULL;
+	}
+	json_object_object_foreach(root, key, value) {
+		if (summarize(&devices[i++], key, value)) {
+			board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+			goto error;
+		}
+	}
+	index = board_pick_device(devices, count, node, &pick);
+	if (index < 0) {
+		board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\"", node ? node : "");
+		goto error;
+	}
+	node = devices[index].node;
+	obj = board_json_member(root, node);
+	if (board_json_want(&l, obj, json_type_object, node)) {
+		goto error;
 	}
 	l.board = board_create(l.name);
 	if (!l.board) {
 		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
-		return NULL;
+		goto error;
 	}
 	if (parse_node(&l, obj)) {
 		board_destroy(l.board);
-		return NULL;
+		goto error;
 	}
+	board_set_devices(l.board, devices, count, (size_t)index, pick);
 	return l.board;
+
+error:
+	board_devices_free(devices, count);
+	return NULL;
 }
 
 struct board *board_from_drm_info_buffer(const char *data, size_t size, const char *name,

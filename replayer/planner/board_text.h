@@ -55,6 +55,12 @@ const struct btext_node *btext_child(const struct btext_tree *tree, const struct
 /* The node at index i, or NULL for BTEXT_NONE. */
 const struct btext_node *btext_at(const struct btext_tree *tree, size_t i);
 
+/* Whether the connector entry conn says "Status: connected". */
+bool btext_connected(const struct btext_tree *tree, const struct btext_node *conn);
+
+/* Whether the connector entry conn has the property "non-desktop" = 1. */
+bool btext_non_desktop(const struct btext_tree *tree, const struct btext_node *conn);
+
 /* Reads the device at root into a new board (board_text.c). Returns it or NULL with err filled. */
 struct board *btext_read_device(const struct btext_tree *tree, const struct btext_node *root,
 	const char *name, struct hwct_error *err);
