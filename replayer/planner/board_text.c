@@ -641,7 +641,15 @@ static int read_in_formats(struct reader *r, struct board_plane *plane, const st
 			return fail(r, m, "expected a modifier \"NAME (0xVALUE)\", got \"%.40s\"",
 				m->text);
 		}
-		/* Some drivers list a modifier (a compression) for no format: keep it as such. */
+		/*
+		 * Some drivers list a modifier (a compression) for no format: keep it
+		 * as such, unless the text stops right there, without a line end,
+		 * where a paste cut short looks the same.
+		 */
+		if (m->child_count == 0 && m->line == r->tree->open_line) {
+			return fail(r, m, "expected the formats of modifier \"%.40s\" under it, or a "
+				"line end after it (paste cut short?)", m->text);
+		}
 		if (m->child_count) {
 			ret = add_formats(r, plane, m, modifier);
 		} else if ((ret = board_plane_add_empty_modifier(plane, modifier))) {

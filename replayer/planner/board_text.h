@@ -30,6 +30,7 @@ struct btext_tree {
 	size_t roots[BOARD_MAX_CRTCS];	/* devices, in paste order */
 	size_t root_count;
 	size_t last_line;		/* the paste's last tree line */
+	size_t open_line;		/* the last line when the text stops without a line end, else 0 */
 };
 
 /*

@@ -314,6 +314,10 @@ int btext_tree_build(struct btext_tree *tree, const char *data, size_t size, con
 		}
 		p = nl ? nl + 1 : NULL;
 	}
+	/* drm_info ends every line: text stopping mid-line may be a paste cut short. */
+	if (size > 0 && data[size - 1] != '\n') {
+		tree->open_line = number;
+	}
 	if (tree->root_count == 0) {
 		return hwct_error_set(err, -EINVAL, name, UINT64_MAX, "line %zu: no \"Node: ...\" "
 			"line: not drm_info output", number);
