@@ -105,13 +105,14 @@ enum board_device_pick {
 	BOARD_PICK_ASKED,		/* asked for by node or position */
 	BOARD_PICK_DESKTOP,		/* the first with a connected desktop connector */
 	BOARD_PICK_NON_DESKTOP,		/* none has one: the first with a connected non-desktop connector */
-	BOARD_PICK_FIRST,		/* nothing connected anywhere: the first device */
+	BOARD_PICK_FIRST,		/* nothing connected anywhere: the first with a CRTC */
 };
 
 /* One device of a dump (a paste may hold several), as far as picking one needs. */
 struct board_device {
 	char *node;			/* "/dev/dri/card0"; owned, never NULL ("" unknown) */
 	char *driver;			/* owned, never NULL ("" unknown) */
+	uint32_t crtcs;			/* CRTCs listed; 0 for a render-only GPU (no display) */
 	uint32_t connected;		/* connectors whose status is connected */
 	uint32_t connected_non_desktop;	/* of those, marked "non-desktop" = 1 (a VR headset, a touch bar) */
 };
@@ -163,7 +164,8 @@ void board_destroy(struct board *board);
  * Which of count devices of a dump to read (board_device.c): asked (a node
  * such as "/dev/dri/card1", or a 1-based position "2") when not NULL; else
  * the first with a connected desktop connector, as a compositor would
- * light; else the first with any connected connector; else the first.
+ * light; else the first with any connected connector; else the first with
+ * a CRTC (not a render-only GPU); else the first.
  * Returns the index with *pick set, or -ENOENT when asked names no device
  * or count is 0.
  */

@@ -159,6 +159,7 @@ static struct json_object *device_json(const struct board *board)
 
 		json_object_object_add(e, "node", json_object_new_string(d->node));
 		json_object_object_add(e, "driver", json_object_new_string(d->driver));
+		json_object_object_add(e, "crtcs", json_object_new_int64(d->crtcs));
 		json_object_object_add(e, "connected", json_object_new_int64(d->connected));
 		json_object_object_add(e, "connected_non_desktop",
 			json_object_new_int64(d->connected_non_desktop));
@@ -246,7 +247,8 @@ static void print_plane(FILE *f, const struct board *board, const struct board_p
 		}
 	}
 	fprintf(f, "}%s\n", board_plane_usable(board, p) ? "" : "  (not on the modelled CRTC)");
-	fprintf(f, "    formats%s:", p->has_in_formats ? "" : " (no IN_FORMATS: LINEAR implied)");
+	fprintf(f, "    formats%s:%s", p->has_in_formats ? "" : " (no IN_FORMATS: LINEAR implied)",
+		p->format_count ? "" : " none");
 	for (size_t i = 0; i < p->format_count; i++) {
 		const struct board_format *fm = &p->formats[i];
 
@@ -320,8 +322,9 @@ static void print_devices(FILE *f, const struct board *board)
 	for (size_t i = 0; i < board->device_count; i++) {
 		const struct board_device *d = &board->devices[i];
 
-		fprintf(f, "  %c %zu %s  driver %s, ", i == board->device_index ? '*' : ' ', i + 1,
-			d->node, d->driver[0] ? d->driver : "(unknown)");
+		fprintf(f, "  %c %zu %s  driver %s, %" PRIu32 " CRTC%s, ",
+			i == board->device_index ? '*' : ' ', i + 1, d->node,
+			d->driver[0] ? d->driver : "(unknown)", d->crtcs, d->crtcs == 1 ? "" : "s");
 		if (d->connected == 0) {
 			fputs("nothing connected\n", f);
 		} else if (d->connected_non_desktop == 0) {
@@ -344,9 +347,13 @@ void board_print(FILE *f, const struct board *board)
 	for (size_t i = 0; i < board->crtc_count; i++) {
 		fprintf(f, " %zu (id %" PRIu32 ")", i, board->crtc_ids[i]);
 	}
-	fprintf(f, "\nmodelled CRTC %" PRIu32 " (id %" PRIu32 "), %" PRIu32 "x%" PRIu32 "%s\n",
-		board->crtc_index, board->crtc_id, board->width, board->height,
-		board->mode_from_crtc_only ? " (no connector: the CRTC's recorded mode)" : "");
+	fprintf(f, "\nmodelled CRTC %" PRIu32 " (id %" PRIu32 "), ", board->crtc_index, board->crtc_id);
+	if (board->width && board->height) {
+		fprintf(f, "%" PRIu32 "x%" PRIu32 "%s\n", board->width, board->height,
+			board->mode_from_crtc_only ? " (no connector: the CRTC's recorded mode)" : "");
+	} else {
+		fputs("mode unknown (no CRTC has a mode, no connected connector lists one)\n", f);
+	}
 	if (board->cursor_width) {
 		fprintf(f, "cursor  %" PRIu32 "x%" PRIu32 " (DRM_CAP_CURSOR_*)\n", board->cursor_width,
 			board->cursor_height);

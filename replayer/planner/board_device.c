@@ -46,6 +46,11 @@ int board_pick_device(const struct board_device *devices, size_t count, const ch
 		}
 	}
 	*pick = count == 1 ? BOARD_PICK_ONLY : BOARD_PICK_FIRST;
+	for (size_t i = 0; i < count; i++) {
+		if (devices[i].crtcs) {
+			return (int)i;
+		}
+	}
 	return 0;
 }
 
@@ -84,7 +89,7 @@ const char *board_device_pick_reason(enum board_device_pick pick)
 		return "no device has a connected desktop connector: the first with a connected "
 			"non-desktop one";
 	case BOARD_PICK_FIRST:
-		return "nothing is connected: the first device";
+		return "nothing is connected: the first device with a CRTC";
 	}
 	return "unknown";
 }

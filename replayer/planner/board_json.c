@@ -334,6 +334,7 @@ static int summarize(struct board_device *d, const char *key, struct json_object
 {
 	struct json_object *name = board_json_member(board_json_member(node, "driver"), "name");
 	struct json_object *connectors = board_json_member(node, "connectors");
+	struct json_object *crtcs = board_json_member(node, "crtcs");
 	size_t n = json_object_is_type(connectors, json_type_array) ?
 		json_object_array_length(connectors) : 0;
 
@@ -343,6 +344,8 @@ static int summarize(struct board_device *d, const char *key, struct json_object
 	if (!d->node || !d->driver) {
 		return -ENOMEM;
 	}
+	d->crtcs = json_object_is_type(crtcs, json_type_array) ?
+		(uint32_t)json_object_array_length(crtcs) : 0;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *conn = json_object_array_get_idx(connectors, i);
 		struct json_object *props = board_json_member(conn, "properties");

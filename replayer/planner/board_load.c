@@ -34,6 +34,7 @@ static struct board_device *summarize(const struct btext_tree *t)
 		const struct btext_node *root = btext_at(t, t->roots[i]);
 		const struct btext_node *driver = btext_child(t, root, "Driver: ", false);
 		const struct btext_node *list = btext_child(t, root, "Connectors", true);
+		const struct btext_node *crtcs = btext_child(t, root, "CRTCs", true);
 		struct board_device *d = &devices[i];
 
 		d->node = copy_word(root->text + 5 + (root->text[5] == ' '));
@@ -42,6 +43,7 @@ static struct board_device *summarize(const struct btext_tree *t)
 			board_devices_free(devices, t->root_count);
 			return NULL;
 		}
+		d->crtcs = crtcs ? (uint32_t)crtcs->child_count : 0;
 		for (const struct btext_node *c = btext_at(t, list ? list->first_child : BTEXT_NONE);
 			c; c = btext_at(t, c->next)) {
 			if (btext_connected(t, c)) {

@@ -141,6 +141,69 @@ static void case_node(const char *dir)
 	CHECK(tl_contains(err.message, "/nonexistent/board.json"));
 }
 
+/* An IN_FORMATS entry with an empty formats list: the modifier is kept, with no format. */
+static void case_empty_modifier(const char *dir)
+{
+	struct json_object *root = tl_json(dir, VKMS_OVERLAYS);
+	struct json_object *node = tl_node(root);
+	const uint64_t afbc = 0x0800000000001056ull;
+	struct hwct_error err;
+	struct board *board;
+
+	CHECK(tl_set(node, "planes[1].properties.IN_FORMATS.data", json_tokener_parse(
+		"[{\"modifier\": 0, \"formats\": [875713089]},"
+		" {\"modifier\": 576460752303427670, \"formats\": []}]")));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board != NULL, "%s", err.message);
+	if (board) {
+		const struct board_plane *p = board_find_plane(board, 33);
+
+		CHECK(p && p->has_in_formats);
+		CHECK_INT(p->format_count, 1);
+		CHECK(board_plane_has_format(p, AR24, BOARD_MOD_LINEAR));
+		CHECK(!board_plane_has_format(p, AR24, afbc));
+		CHECK_INT(p->empty_modifier_count, 1);
+		CHECK(p->empty_modifier_count == 1 && p->empty_modifiers[0] == afbc);
+		CHECK_INT(board->planes[0].empty_modifier_count, 0);
+	}
+	board_destroy(board);
+	json_object_put(root);
+}
+
+/*
+ * Two nodes, the first with its only connected connector marked
+ * non-desktop: the second is taken by default, either when asked.
+ */
+static void case_non_desktop(const char *dir)
+{
+	struct json_object *root = tl_json(dir, VKMS_OVERLAYS);
+	struct json_object *second = tl_json(dir, VKMS_NO_OVERLAYS);
+	struct json_object *node = tl_node(root);
+	struct hwct_error err;
+	struct board *board;
+
+	json_object_object_add(root, "/dev/dri/card1", json_object_get(tl_node(second)));
+	CHECK(tl_set(node, "connectors[0].properties.non-desktop.value", json_object_new_int(1)));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board != NULL, "%s", err.message);
+	if (board) {
+		CHECK_INT(board->plane_count, 2);
+		CHECK_INT(board->device_count, 2);
+		CHECK_INT(board->device_index, 1);
+		CHECK_INT(board->device_pick, BOARD_PICK_DESKTOP);
+		CHECK_INT(board->devices[0].connected_non_desktop, 1);
+	}
+	board_destroy(board);
+	board = board_from_drm_info_object(root, "edited", "/dev/dri/card0", &err);
+	CHECK(board && board->plane_count == 10 && board->device_pick == BOARD_PICK_ASKED);
+	board_destroy(board);
+	board = board_from_drm_info_object(root, "edited", "1", &err);
+	CHECK(board && board->plane_count == 10 && board->device_index == 0);
+	board_destroy(board);
+	json_object_put(second);
+	json_object_put(root);
+}
+
 /* Properties vkms 6.1 lacks, put into plane 1 (overlay 33) of the dump. */
 static void case_properties(const char *dir)
 {
@@ -627,6 +690,8 @@ static const struct tl_case cases[] = {
 	{ "properties", case_properties },
 	{ "overrides", case_overrides },
 	{ "construct", case_construct },
+	{ "empty-modifier", case_empty_modifier },
+	{ "non-desktop", case_non_desktop },
 	{ "bad-fields", case_bad_fields },
 	{ "truncated", case_truncated },
 	{ "hostile", case_hostile },
