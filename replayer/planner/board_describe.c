@@ -314,7 +314,11 @@ static void print_devices(FILE *f, const struct board *board)
 		return;
 	}
 	if (board->device_count == 1) {
-		fprintf(f, "device  %s\n", board->devices[0].node);
+		const struct board_device *d = &board->devices[0];
+
+		fprintf(f, "device  %s%s\n", d->node, d->connected && d->connected ==
+			d->connected_non_desktop ? " (what is connected is all non-desktop, a headset "
+			"or touch bar: no desktop would be shown here)" : "");
 		return;
 	}
 	fprintf(f, "device  %zu of %zu, %s: %s\n", board->device_index + 1, board->device_count,

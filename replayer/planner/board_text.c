@@ -621,7 +621,10 @@ static int read_in_formats(struct reader *r, struct board_plane *plane, const st
 	int ret;
 
 	if (n->child_count == 0) {
-		if (prop->value && strcmp(prop->value, "0") != 0) {
+		if (!prop->value) {
+			return fail(r, n, "expected \"blob = ID\" (paste cut short?)");
+		}
+		if (strcmp(prop->value, "0") != 0) {
 			return fail(r, n, "expected the modifiers of IN_FORMATS blob %s under it "
 				"(paste cut short?)", prop->value);
 		}
