@@ -56,13 +56,56 @@ static struct json_object *crtc_mode(struct json_object *crtc, const char **key)
 	return mode;
 }
 
-/* The board's CRTC: the first with a mode (an active one), else the first. */
+/* Whether connector conn is connected (status DRM_MODE_CONNECTED, 1). */
+static bool connected(struct json_object *conn)
+{
+	struct json_object *status = board_json_member(conn, "status");
+
+	return status && json_object_is_type(status, json_type_int) &&
+		json_object_get_int64(status) == 1;
+}
+
+/* Whether connector conn has the property "non-desktop" = 1 (a VR headset, a touch bar). */
+static bool non_desktop(struct json_object *conn)
+{
+	struct json_object *v = board_json_member(board_json_member(board_json_member(conn,
+		"properties"), "non-desktop"), "value");
+
+	return v && json_object_is_type(v, json_type_int) && json_object_get_int64(v) != 0;
+}
+
+/* Whether a connected non-desktop connector of node is on the CRTC with object id crtc_id. */
+static bool drives_non_desktop(struct json_object *node, uint32_t crtc_id)
+{
+	struct json_object *connectors = board_json_member(node, "connectors");
+	size_t n = json_object_is_type(connectors, json_type_array) ?
+		json_object_array_length(connectors) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *conn = json_object_array_get_idx(connectors, i);
+		struct json_object *crtc = board_json_member(board_json_member(board_json_member(conn,
+			"properties"), "CRTC_ID"), "value");
+
+		if (connected(conn) && non_desktop(conn) && crtc &&
+			json_object_is_type(crtc, json_type_int) &&
+			json_object_get_int64(crtc) == (int64_t)crtc_id) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The board's CRTC: the first with a mode (an active one) that does not
+ * drive a non-desktop connector, else the first with a mode, else the first.
+ */
 static int parse_crtcs(struct board_json *l, struct json_object *node)
 {
 	struct json_object *crtcs = board_json_member(node, "crtcs");
 	struct json_object *crtc, *mode = NULL;
 	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
 	const char *key = "mode";
+	bool mode_desktop = false;
 	size_t n, pick = 0;
 	int ret;
 
@@ -74,6 +117,8 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *m;
+		const char *k;
+		bool desktop;
 
 		crtc = json_object_array_get_idx(crtcs, i);
 		board_json_index(p, "crtcs", i);
@@ -82,9 +127,15 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 			return ret;
 		}
 		l->board->crtc_count = i + 1;
-		if (!mode && (m = crtc_mode(crtc, &key))) {
+		if (mode_desktop || !(m = crtc_mode(crtc, &k))) {
+			continue;
+		}
+		desktop = !drives_non_desktop(node, l->board->crtc_ids[i]);
+		if (!mode || desktop) {
 			mode = m;
+			key = k;
 			pick = i;
+			mode_desktop = desktop;
 		}
 	}
 	crtc = json_object_array_get_idx(crtcs, pick);
@@ -96,25 +147,28 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 	return mode ? parse_mode(l, mode, board_json_join(q, p, key)) : 0;
 }
 
-/* No active CRTC: the first mode of the first connected connector. */
+/*
+ * No active CRTC: the first mode of the first connected desktop connector,
+ * else of any connected one.
+ */
 static int mode_from_connectors(struct board_json *l, struct json_object *connectors)
 {
 	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
 	size_t n = json_object_array_length(connectors);
 
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *conn = json_object_array_get_idx(connectors, i);
-		struct json_object *modes = board_json_member(conn, "modes");
-		struct json_object *status = board_json_member(conn, "status");
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *conn = json_object_array_get_idx(connectors, i);
+			struct json_object *modes = board_json_member(conn, "modes");
 
-		if (!modes || !json_object_is_type(modes, json_type_array) ||
-			json_object_array_length(modes) == 0 || !status ||
-			!json_object_is_type(status, json_type_int) ||
-			json_object_get_int64(status) != 1) {
-			continue;
+			if (!modes || !json_object_is_type(modes, json_type_array) ||
+				json_object_array_length(modes) == 0 || !connected(conn) ||
+				(pass == 0 && non_desktop(conn))) {
+				continue;
+			}
+			board_json_join(q, board_json_index(p, "connectors", i), "modes[0]");
+			return parse_mode(l, json_object_array_get_idx(modes, 0), q);
 		}
-		board_json_join(q, board_json_index(p, "connectors", i), "modes[0]");
-		return parse_mode(l, json_object_array_get_idx(modes, 0), q);
 	}
 	return 0;
 }
@@ -321,14 +375,6 @@ static char *copy_string(const char *s)
 	return copy;
 }
 
-/* An integer member key of obj, or fallback when absent or not an integer. */
-static int64_t int_member(struct json_object *obj, const char *key, int64_t fallback)
-{
-	struct json_object *o = board_json_member(obj, key);
-
-	return o && json_object_is_type(o, json_type_int) ? json_object_get_int64(o) : fallback;
-}
-
 /* The node key, driver and connected connectors of one device (a summary: nothing is checked). */
 static int summarize(struct board_device *d, const char *key, struct json_object *node)
 {
@@ -348,13 +394,10 @@ static int summarize(struct board_device *d, const char *key, struct json_object
 		(uint32_t)json_object_array_length(crtcs) : 0;
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *conn = json_object_array_get_idx(connectors, i);
-		struct json_object *props = board_json_member(conn, "properties");
 
-		/* DRM_MODE_CONNECTED is 1. */
-		if (int_member(conn, "status", 0) == 1) {
+		if (connected(conn)) {
 			d->connected++;
-			d->connected_non_desktop += int_member(board_json_member(props, "non-desktop"),
-				"value", 0) != 0;
+			d->connected_non_desktop += non_desktop(conn);
 		}
 	}
 	return 0;

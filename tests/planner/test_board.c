@@ -200,6 +200,12 @@ static void case_non_desktop(const char *dir)
 	board = board_from_drm_info_object(root, "edited", "1", &err);
 	CHECK(board && board->plane_count == 10 && board->device_index == 0);
 	board_destroy(board);
+	/* Nothing desktop anywhere: the first with a connected connector. */
+	CHECK(tl_set(tl_node(second), "connectors[0].properties.non-desktop.value",
+		json_object_new_int(1)));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board && board->device_index == 0 && board->device_pick == BOARD_PICK_NON_DESKTOP);
+	board_destroy(board);
 	json_object_put(second);
 	json_object_put(root);
 }
