@@ -3,10 +3,12 @@
  * board_text_tree.c read into the same board the JSON loader builds. What
  * is read, per device: "Driver: NAME ..." and its DRM_CAP_CURSOR_* lines;
  * "CRTCs" (each "Object ID", the mode under "Legacy info" or the MODE_ID
- * blob); "Connectors" (type, status, first mode, WRITEBACK_PIXEL_FORMATS);
- * "Planes" (id, "CRTCs: {i, ...}", the "Formats:" list, then the
- * properties type, IN_FORMATS, rotation, alpha, pixel blend mode, zpos,
- * SCALING_FILTER and SIZE_HINTS). Older drm_info versions print "Formats:"
+ * blob); "Connectors" (type, status, non-desktop, CRTC_ID, first mode,
+ * WRITEBACK_PIXEL_FORMATS); "Planes" (id, "CRTCs: {i, ...}", the
+ * "Formats:" list, then the properties type, IN_FORMATS (a modifier with
+ * no format under it kept as such), rotation, alpha, pixel blend mode,
+ * zpos, SCALING_FILTER and SIZE_HINTS). Entries and properties not listed
+ * here are skipped, whatever they hold. Older drm_info versions print "Formats:"
  * and "Mode:" directly under the object rather than under "Legacy info",
  * and modifiers without leading zeros; both read the same. A value that
  * does not parse is an error naming its line and what was expected.
