@@ -210,6 +210,56 @@ static void case_non_desktop(const char *dir)
 	json_object_put(root);
 }
 
+/* board_pick_device over devices of {CRTCs, connected, of them non-desktop}, by table. */
+static void case_pick_device(const char *dir)
+{
+	static const struct {
+		const char *what;
+		uint32_t dev[3][3];		/* crtcs, connected, connected_non_desktop */
+		size_t count;
+		const char *asked;
+		int want;			/* index, or -ENOENT */
+		enum board_device_pick pick;
+	} cases[] = {
+		{ "one device, nothing connected", { { 1, 0, 0 } }, 1, NULL, 0, BOARD_PICK_ONLY },
+		{ "headset first, desktop second", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, NULL, 1,
+			BOARD_PICK_DESKTOP },
+		{ "desktop and headset on one device", { { 2, 2, 1 }, { 3, 1, 0 } }, 2, NULL, 0,
+			BOARD_PICK_DESKTOP },
+		{ "only headsets", { { 1, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 } }, 3, NULL, 1,
+			BOARD_PICK_NON_DESKTOP },
+		{ "nothing connected, render-only GPU first", { { 0, 0, 0 }, { 2, 0, 0 } }, 2, NULL, 1,
+			BOARD_PICK_FIRST },
+		{ "nothing at all", { { 0, 0, 0 }, { 0, 0, 0 } }, 2, NULL, 0, BOARD_PICK_FIRST },
+		{ "asked by position", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "1", 0, BOARD_PICK_ASKED },
+		{ "asked by node", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "/dev/dri/card1", 1,
+			BOARD_PICK_ASKED },
+		{ "asked past the end", { { 1, 1, 0 }, { 1, 1, 0 } }, 2, "3", -ENOENT, BOARD_PICK_ASKED },
+		{ "asked position 0", { { 1, 1, 0 } }, 1, "0", -ENOENT, BOARD_PICK_ASKED },
+		{ "asked an unknown node", { { 1, 1, 0 } }, 1, "/dev/dri/card7", -ENOENT,
+			BOARD_PICK_ASKED },
+		{ "no devices", { { 0 } }, 0, NULL, -ENOENT, BOARD_PICK_ONLY },
+	};
+	char *nodes[] = { "/dev/dri/card0", "/dev/dri/card1", "/dev/dri/card2" };
+
+	(void)dir;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct board_device devices[3] = { { 0 } };
+		enum board_device_pick pick = BOARD_PICK_ONLY;
+		int got;
+
+		for (size_t d = 0; d < 3; d++) {
+			devices[d] = (struct board_device){ .node = nodes[d], .driver = "",
+				.crtcs = cases[i].dev[d][0], .connected = cases[i].dev[d][1],
+				.connected_non_desktop = cases[i].dev[d][2] };
+		}
+		got = board_pick_device(devices, cases[i].count, cases[i].asked, &pick);
+		CHECK(got == cases[i].want, "%s: got %d, want %d", cases[i].what, got, cases[i].want);
+		CHECK(got < 0 || pick == cases[i].pick, "%s: pick %d, want %d", cases[i].what,
+			(int)pick, (int)cases[i].pick);
+	}
+}
+
 /* Properties vkms 6.1 lacks, put into plane 1 (overlay 33) of the dump. */
 static void case_properties(const char *dir)
 {
@@ -698,6 +748,7 @@ static const struct tl_case cases[] = {
 	{ "construct", case_construct },
 	{ "empty-modifier", case_empty_modifier },
 	{ "non-desktop", case_non_desktop },
+	{ "pick-device", case_pick_device },
 	{ "bad-fields", case_bad_fields },
 	{ "truncated", case_truncated },
 	{ "hostile", case_hostile },
