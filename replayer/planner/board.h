@@ -162,7 +162,8 @@ void board_destroy(struct board *board);
 
 /*
  * Which of count devices of a dump to read (board_device.c): asked (a node
- * such as "/dev/dri/card1", or a 1-based position "2") when not NULL; else
+ * such as "/dev/dri/card1" or its last part "card1", or a 1-based position
+ * "2") when not NULL; else
  * the first with a connected desktop connector, as a compositor would
  * light; else the first with any connected connector; else the first with
  * a CRTC (not a render-only GPU); else the first.
@@ -181,6 +182,13 @@ void board_set_devices(struct board *board, struct board_device *devices, size_t
 
 /* Frees count devices and the array. Accepts NULL. */
 void board_devices_free(struct board_device *devices, size_t count);
+
+/*
+ * The devices as "1 /dev/dri/card0, 2 /dev/dri/card1" in out (size bytes,
+ * cut to fit), for messages. Returns the length written.
+ */
+size_t board_device_list(const struct board_device *devices, size_t count, char *out,
+	size_t size);
 
 /* Why the device was read, as a phrase ("the first with a connected desktop connector"). */
 const char *board_device_pick_reason(enum board_device_pick pick);

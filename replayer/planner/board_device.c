@@ -7,6 +7,7 @@
  * compositor leaves alone unless asked).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,7 +28,9 @@ int board_pick_device(const struct board_device *devices, size_t count, const ch
 			return n <= count ? (int)(n - 1) : -ENOENT;
 		}
 		for (size_t i = 0; i < count; i++) {
-			if (strcmp(devices[i].node, asked) == 0) {
+			const char *base = strrchr(devices[i].node, '/');
+
+			if (strcmp(devices[i].node, asked) == 0 || (base && strcmp(base + 1, asked) == 0)) {
 				return (int)i;
 			}
 		}
@@ -74,6 +77,26 @@ void board_devices_free(struct board_device *devices, size_t count)
 		free(devices[i].driver);
 	}
 	free(devices);
+}
+
+size_t board_device_list(const struct board_device *devices, size_t count, char *out,
+	size_t size)
+{
+	size_t used = 0;
+
+	if (size > 0) {
+		out[0] = '\0';
+	}
+	for (size_t i = 0; i < count && used < size; i++) {
+		int n = snprintf(out + used, size - used, "%s%zu %s", i ? ", " : "", i + 1,
+			devices[i].node);
+
+		if (n < 0) {
+			break;
+		}
+		used += (size_t)n;
+	}
+	return used < size ? used : size ? size - 1 : 0;
 }
 
 const char *board_device_pick_reason(enum board_device_pick pick)

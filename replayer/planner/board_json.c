@@ -435,7 +435,11 @@ struct board *board_from_drm_info_object(struct json_object *root, const char *n
 	}
 	index = board_pick_device(devices, count, node, &pick);
 	if (index < 0) {
-		board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\"", node ? node : "");
+		char list[200];
+
+		board_device_list(devices, count, list, sizeof(list));
+		board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\" (the dump holds %s)",
+			node ? node : "", list);
 		goto error;
 	}
 	node = devices[index].node;

@@ -75,13 +75,15 @@ struct board *board_from_drm_info_text(const char *data, size_t size, const char
 	}
 	index = board_pick_device(devices, tree.root_count, device, &pick);
 	if (index < 0) {
-		if (!device) {
-			hwct_error_set(err, -ENOENT, name, UINT64_MAX, "no device");
-		} else if (*device >= '1' && *device <= '9' && strspn(device, "0123456789") == strlen(device)) {
+		char list[200];
+
+		board_device_list(devices, tree.root_count, list, sizeof(list));
+		if (device && strspn(device, "0123456789") == strlen(device) && *device) {
 			hwct_error_set(err, -ENOENT, name, UINT64_MAX, "device %s asked for, the paste "
-				"holds %zu", device, tree.root_count);
+				"holds %zu (%s)", device, tree.root_count, list);
 		} else {
-			hwct_error_set(err, -ENOENT, name, UINT64_MAX, "no device \"Node: %s\"", device);
+			hwct_error_set(err, -ENOENT, name, UINT64_MAX, "no device \"Node: %s\" (the "
+				"paste holds %s)", device ? device : "", list);
 		}
 		goto out;
 	}

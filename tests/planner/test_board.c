@@ -234,6 +234,8 @@ static void case_pick_device(const char *dir)
 		{ "asked by position", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "1", 0, BOARD_PICK_ASKED },
 		{ "asked by node", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "/dev/dri/card1", 1,
 			BOARD_PICK_ASKED },
+		{ "asked by the node's last part", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "card0", 0,
+			BOARD_PICK_ASKED },
 		{ "asked past the end", { { 1, 1, 0 }, { 1, 1, 0 } }, 2, "3", -ENOENT, BOARD_PICK_ASKED },
 		{ "asked position 0", { { 1, 1, 0 } }, 1, "0", -ENOENT, BOARD_PICK_ASKED },
 		{ "asked an unknown node", { { 1, 1, 0 } }, 1, "/dev/dri/card7", -ENOENT,

@@ -511,10 +511,15 @@ static void test_non_desktop(const char *dir)
 		{ "/dev/dri/card0", "appletbdrm", 60, 2008, 0, BOARD_PICK_ASKED,
 			"  * 1 /dev/dri/card0  driver appletbdrm" },
 		{ "2", "i915", 2880, 1800, 1, BOARD_PICK_ASKED, "  * 2 /dev/dri/card1" },
+		{ "card0", "appletbdrm", 60, 2008, 0, BOARD_PICK_ASKED, "  * 1 /dev/dri/card0" },
 	};
 	size_t size;
 	char *text = slurp(dir, TOUCHBAR, &size);
+	struct hwct_error err;
 
+	CHECK(board_from_drm_info_text(text, size, "paste", "card5", &err) == NULL);
+	CHECK(tl_contains(err.message, "no device \"Node: card5\" (the paste holds 1 /dev/dri/card0, "
+		"2 /dev/dri/card1)"), "%s", err.message);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct board *b = load(text, size, TOUCHBAR, cases[i].device);
 		char *shown;
