@@ -8,10 +8,11 @@
  * "Formats:" list, then the properties type, IN_FORMATS (a modifier with
  * no format under it kept as such), rotation, alpha, pixel blend mode,
  * zpos, SCALING_FILTER and SIZE_HINTS). Entries and properties not listed
- * here are skipped, whatever they hold. Older drm_info versions print "Formats:"
- * and "Mode:" directly under the object rather than under "Legacy info",
- * and modifiers without leading zeros; both read the same. A value that
- * does not parse is an error naming its line and what was expected.
+ * here are skipped, whatever they hold. Older drm_info versions print
+ * "Formats:" and "Mode:" directly under the object rather than under
+ * "Legacy info", and modifiers without leading zeros; both read the same.
+ * A value that does not parse is an error naming its line and what was
+ * expected.
  */
 #include <errno.h>
 #include <inttypes.h>
