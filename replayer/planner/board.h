@@ -114,7 +114,7 @@ struct board_device {
 	char *driver;			/* owned, never NULL ("" unknown) */
 	uint32_t crtcs;			/* CRTCs listed; 0 for a render-only GPU (no display) */
 	uint32_t connected;		/* connectors whose status is connected */
-	uint32_t connected_non_desktop;	/* of those, marked "non-desktop" = 1 (a VR headset, a touch bar) */
+	uint32_t connected_non_desktop;	/* of those, marked "non-desktop" (a VR headset, a touch bar) */
 };
 
 struct board {
@@ -267,8 +267,9 @@ const char *board_plane_type_name(enum board_plane_type type);
 /*
  * Loads a board from a drm_info JSON dump (`drm_info -j`, a top-level object
  * keyed by device node). node names the node to use (or its 1-based
- * position); NULL picks one as board_pick_device does. The board is the first CRTC that has a mode (else the first CRTC) and
- * every plane of the device. A node object may carry an "hwctrace" object
+ * position); NULL picks one as board_pick_device does. The board is the
+ * first CRTC that has a mode and drives no non-desktop connector (else the
+ * first with a mode, else the first CRTC) and every plane of the device. A node object may carry an "hwctrace" object
  * of rule overrides, and so may each plane (replayer/planner/README.md).
  * Returns the board (free with board_destroy), or NULL with err filled
  * ("FILE: JSON.PATH: what"); err may be NULL.

@@ -1,8 +1,9 @@
 /*
  * Planes of a drm_info dump (board_json.h): id, type, possible_crtcs, the
  * formats (IN_FORMATS [{modifier, formats[]}] when present, a modifier with
- * an empty formats[] kept as such, else "formats" with LINEAR), and the properties the planners use: rotation (bitmask
- * spec; values are bit indices, drm_property_add_enum), alpha (range),
+ * an empty formats[] kept as such, else "formats" with LINEAR), and the
+ * properties the planners use: rotation (bitmask spec; values are bit
+ * indices, drm_property_add_enum), alpha (range),
  * "pixel blend mode" (enum, by name as drm_hwcomposer maps it), zpos
  * (range, value, immutable), SCALING_FILTER (presence).
  */
