@@ -109,7 +109,8 @@ const struct cli_command cmd_board = {
 		"                    rotation, blend, cursor sizes, writeback, assumptions\n"
 		"  --vkms            the vkms device (configfs) that hwc-replay --vm --board builds\n"
 		"                    for it, and what of the board it copies and what it cannot\n"
-		"  --device NODE|N   the device of a paste holding several (default: the first\n"
-		"                    with a connected connector)\n",
+		"  --device NODE|N   the device of a dump holding several (default: the first\n"
+		"                    with a connected desktop connector, not a headset or touch\n"
+		"                    bar marked non-desktop)\n",
 	.run = run,
 };

@@ -170,6 +170,14 @@ static int open_target(struct replay_session *s)
 		return REPLAY_EXIT_TARGET;
 	}
 	s->target_open = true;
+	if (s->target.board && s->target.board->device_count > 1) {
+		const struct board *b = s->target.board;
+
+		replay_note(o->quiet, "%s: device %zu of %zu, %s (%s): %s%s", arg, b->device_index + 1,
+			b->device_count, b->devices[b->device_index].node,
+			b->driver[0] ? b->driver : "unknown driver", board_device_pick_reason(b->device_pick),
+			b->device_pick == BOARD_PICK_ASKED ? "" : "; --profile-device picks another");
+	}
 	if (s->target.board && s->target.board->mode_from_crtc_only) {
 		replay_note(o->quiet, "%s: the dump has no connector: using the CRTC's recorded mode "
 			"%ux%u", arg, (unsigned)s->target.board->width, (unsigned)s->target.board->height);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Writes tests/data/boards/golden/NAME.json: `hwc-trace board --json` of every
-# board dump in tests/data/boards (JSON and text) and tests/data/boards/real.
+# board dump in tests/data/boards (JSON and text), tests/data/boards/real and
+# tests/data/boards/fixtures.
 # Usage: scripts/gen-board-goldens.sh [BUILD_DIR]   (default build)
 # With --check, compares instead of writing and exits 1 on any difference.
 set -eu
@@ -16,7 +17,7 @@ data=$src/tests/data/boards
 out=$data/golden
 mkdir -p "$out"
 status=0
-for f in "$data"/*.json "$data"/*.txt "$data"/real/*.txt; do
+for f in "$data"/*.json "$data"/*.txt "$data"/real/*.txt "$data"/fixtures/*.txt; do
 	name=$(basename "$f")
 	golden=$out/$name.json
 	if [ $check = 1 ]; then

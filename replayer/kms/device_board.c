@@ -29,6 +29,9 @@ static int add_formats(struct kms_device *dev, const struct kms_plane *kp, struc
 			for (size_t j = 0; j < mods[i].format_count && !ret; j++) {
 				ret = board_plane_add_format(bp, mods[i].formats[j], mods[i].modifier);
 			}
+			if (mods[i].format_count == 0) {	/* a modifier listed for no format */
+				ret = board_plane_add_empty_modifier(bp, mods[i].modifier);
+			}
 		}
 		free(mods);
 		bp->has_in_formats = true;

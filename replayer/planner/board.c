@@ -45,8 +45,10 @@ void board_destroy(struct board *board)
 			free(plane->formats[j].modifiers);
 		}
 		free(plane->formats);
+		free(plane->empty_modifiers);
 	}
 	free(board->planes);
+	board_devices_free(board->devices, board->device_count);
 	free(board->writeback_formats);
 	free(board->driver);
 	free(board->name);
@@ -125,6 +127,28 @@ int board_plane_add_format(struct board_plane *plane, uint32_t fourcc, uint64_t 
 	}
 	format->modifiers = modifiers;
 	modifiers[format->modifier_count++] = modifier;
+	return 0;
+}
+
+int board_plane_add_empty_modifier(struct board_plane *plane, uint64_t modifier)
+{
+	uint64_t *modifiers;
+
+	for (size_t i = 0; i < plane->empty_modifier_count; i++) {
+		if (plane->empty_modifiers[i] == modifier) {
+			return 0;
+		}
+	}
+	if (plane->empty_modifier_count >= BOARD_MAX_MODIFIERS) {
+		return -E2BIG;
+	}
+	modifiers = realloc(plane->empty_modifiers,
+		(plane->empty_modifier_count + 1) * sizeof(*modifiers));
+	if (!modifiers) {
+		return -ENOMEM;
+	}
+	plane->empty_modifiers = modifiers;
+	modifiers[plane->empty_modifier_count++] = modifier;
 	return 0;
 }
 

@@ -72,6 +72,8 @@ struct board_plane {
 	size_t format_count;
 	struct board_format *formats;	/* owned */
 	bool has_in_formats;		/* false: modifiers were implied (LINEAR) */
+	size_t empty_modifier_count;	/* IN_FORMATS modifiers with no format under them */
+	uint64_t *empty_modifiers;	/* owned; in IN_FORMATS order, each once */
 
 	uint32_t rotations;		/* BOARD_ROTATE_* | BOARD_REFLECT_* accepted; ROTATE_0 when no property */
 	bool has_rotation;		/* the "rotation" property exists */
@@ -95,6 +97,24 @@ struct board_plane {
 	bool can_scale;			/* SRC size may differ from CRTC size */
 	bool solid_fill;		/* can show a solid colour without a buffer */
 	bool cursor_size_limit;		/* cursor: CRTC size at most the board's cursor size */
+};
+
+/* Why a dump's device was the one read (board.device_pick). */
+enum board_device_pick {
+	BOARD_PICK_ONLY = 0,		/* the dump holds one device (or none is known) */
+	BOARD_PICK_ASKED,		/* asked for by node or position */
+	BOARD_PICK_DESKTOP,		/* the first with a connected desktop connector */
+	BOARD_PICK_NON_DESKTOP,		/* none has one: the first with a connected non-desktop connector */
+	BOARD_PICK_FIRST,		/* nothing connected anywhere: the first with a CRTC */
+};
+
+/* One device of a dump (a paste may hold several), as far as picking one needs. */
+struct board_device {
+	char *node;			/* "/dev/dri/card0"; owned, never NULL ("" unknown) */
+	char *driver;			/* owned, never NULL ("" unknown) */
+	uint32_t crtcs;			/* CRTCs listed; 0 for a render-only GPU (no display) */
+	uint32_t connected;		/* connectors whose status is connected */
+	uint32_t connected_non_desktop;	/* of those, marked "non-desktop" (a VR headset, a touch bar) */
 };
 
 struct board {
@@ -123,6 +143,12 @@ struct board {
 	bool primary_required;		/* the primary must be on whenever the CRTC is */
 	uint32_t max_active_planes;	/* at most this many planes on at once; 0 = no limit */
 	bool addfb_checks_format;	/* ADDFB2 refuses a format + modifier no plane scans out */
+
+	/* Where in the dump the board came from; no devices when not from a dump. */
+	size_t device_count;
+	struct board_device *devices;	/* owned; every device of the dump, in dump order */
+	size_t device_index;		/* the device read, into devices */
+	enum board_device_pick device_pick;	/* why that one */
 };
 
 /*
@@ -133,6 +159,39 @@ struct board *board_create(const char *name);
 
 /* Frees board and everything it owns. Accepts NULL. */
 void board_destroy(struct board *board);
+
+/*
+ * Which of count devices of a dump to read (board_device.c): asked (a node
+ * such as "/dev/dri/card1" or its last part "card1", or a 1-based position
+ * "2") when not NULL; else
+ * the first with a connected desktop connector, as a compositor would
+ * light; else the first with any connected connector; else the first with
+ * a CRTC (not a render-only GPU); else the first.
+ * Returns the index with *pick set, or -ENOENT when asked names no device
+ * or count is 0.
+ */
+int board_pick_device(const struct board_device *devices, size_t count, const char *asked,
+	enum board_device_pick *pick);
+
+/*
+ * Hands board the devices of its dump (count entries, the array and its
+ * strings now owned by the board) and which was read, and why.
+ */
+void board_set_devices(struct board *board, struct board_device *devices, size_t count,
+	size_t index, enum board_device_pick pick);
+
+/* Frees count devices and the array. Accepts NULL. */
+void board_devices_free(struct board_device *devices, size_t count);
+
+/*
+ * The devices as "1 /dev/dri/card0, 2 /dev/dri/card1" in out (size bytes,
+ * cut to fit), for messages. Returns the length written.
+ */
+size_t board_device_list(const struct board_device *devices, size_t count, char *out,
+	size_t size);
+
+/* Why the device was read, as a phrase ("the first with a connected desktop connector"). */
+const char *board_device_pick_reason(enum board_device_pick pick);
 
 /* Replaces the driver name (copied). Returns 0 or -ENOMEM. */
 int board_set_driver(struct board *board, const char *driver);
@@ -150,6 +209,13 @@ struct board_plane *board_add_plane(struct board *board, uint32_t id, enum board
  * Returns 0, -ENOMEM, or -E2BIG past BOARD_MAX_FORMATS / BOARD_MAX_MODIFIERS.
  */
 int board_plane_add_format(struct board_plane *plane, uint32_t fourcc, uint64_t modifier);
+
+/*
+ * Records that plane's IN_FORMATS lists modifier with no format under it
+ * (each modifier once). Returns 0, -ENOMEM, or -E2BIG past
+ * BOARD_MAX_MODIFIERS.
+ */
+int board_plane_add_empty_modifier(struct board_plane *plane, uint64_t modifier);
 
 /* Appends a writeback format. Returns 0 or -ENOMEM. */
 int board_add_writeback_format(struct board *board, uint32_t fourcc);
@@ -212,9 +278,10 @@ const char *board_plane_type_name(enum board_plane_type type);
 
 /*
  * Loads a board from a drm_info JSON dump (`drm_info -j`, a top-level object
- * keyed by device node). node names the node to use; NULL takes the first.
- * The board is the first CRTC that has a mode (else the first CRTC) and
- * every plane of the device. A node object may carry an "hwctrace" object
+ * keyed by device node). node names the node to use (or its 1-based
+ * position); NULL picks one as board_pick_device does. The board is the
+ * first CRTC that has a mode and drives no non-desktop connector (else the
+ * first with a mode, else the first CRTC) and every plane of the device. A node object may carry an "hwctrace" object
  * of rule overrides, and so may each plane (replayer/planner/README.md).
  * Returns the board (free with board_destroy), or NULL with err filled
  * ("FILE: JSON.PATH: what"); err may be NULL.
@@ -234,8 +301,11 @@ struct board *board_from_drm_info_object(struct json_object *root, const char *n
  * board_text*.c), size bytes of data. The paste may be wrapped in a
  * Markdown code fence, indented, have CRLF line ends, tabs and trailing
  * spaces, and hold several devices: device picks one by its "Node:" path or
- * by its 1-based position ("2"); NULL takes the first device with a
- * connected connector (else the first). A paste cut short is an error
+ * by its 1-based position ("2"); NULL picks one as board_pick_device does
+ * (the first with a connected desktop connector). What a real driver may
+ * leave out is tolerated: IN_FORMATS, a modifier's formats, connectors,
+ * modes, a plane's CRTC list (no CRTC), unknown entries and properties.
+ * A paste cut short is an error
  * naming the line and what was expected. Returns the board (free with
  * board_destroy), or NULL with err filled ("NAME: line N: what"); err may
  * be NULL.
@@ -260,10 +330,12 @@ const char *board_fourcc_name(uint32_t fourcc, char buf[12]);
 
 /*
  * The board as a new JSON object (board_describe.c; free with
- * json_object_put): driver, CRTCs, the modelled CRTC and its mode, cursor
- * size, every plane (type, possible CRTCs, formats x modifiers, zpos,
- * rotation, alpha, blend modes, size hints, assumed rules), writeback
- * formats and the board's assumed rules. Not the board's name.
+ * json_object_put): the dump's devices and which was read (null when not
+ * from a dump), driver, CRTCs, the modelled CRTC and its mode, cursor
+ * size, every plane (type, possible CRTCs, formats x modifiers, IN_FORMATS
+ * modifiers with no format, zpos, rotation, alpha, blend modes, size
+ * hints, assumed rules), writeback formats and the board's assumed rules.
+ * Not the board's name.
  */
 struct json_object *board_to_json(const struct board *board);
 

@@ -90,6 +90,16 @@ static struct json_object *plane_json(const struct board *board, const struct bo
 		json_object_new_boolean(board_plane_usable(board, p)));
 	json_object_object_add(o, "in_formats", json_object_new_boolean(p->has_in_formats));
 	json_object_object_add(o, "formats", formats_json(p));
+	if (p->has_in_formats) {
+		struct json_object *empty = json_object_new_array();
+
+		for (size_t i = 0; i < p->empty_modifier_count; i++) {
+			json_object_array_add(empty, hex64(p->empty_modifiers[i]));
+		}
+		json_object_object_add(o, "modifiers_without_formats", empty);
+	} else {
+		json_object_object_add(o, "modifiers_without_formats", NULL);
+	}
 	if (p->has_zpos) {
 		struct json_object *z = json_object_new_object();
 
@@ -128,6 +138,37 @@ static struct json_object *plane_json(const struct board *board, const struct bo
 	return o;
 }
 
+/* The dump's devices and which was read: {"node", "position", "why", "devices": [...]}, or NULL. */
+static struct json_object *device_json(const struct board *board)
+{
+	struct json_object *o, *list;
+
+	if (board->device_count == 0) {
+		return NULL;
+	}
+	o = json_object_new_object();
+	list = json_object_new_array();
+	json_object_object_add(o, "node", json_object_new_string(
+		board->devices[board->device_index].node));
+	json_object_object_add(o, "position", json_object_new_int64((int64_t)board->device_index + 1));
+	json_object_object_add(o, "why", json_object_new_string(
+		board_device_pick_reason(board->device_pick)));
+	for (size_t i = 0; i < board->device_count; i++) {
+		const struct board_device *d = &board->devices[i];
+		struct json_object *e = json_object_new_object();
+
+		json_object_object_add(e, "node", json_object_new_string(d->node));
+		json_object_object_add(e, "driver", json_object_new_string(d->driver));
+		json_object_object_add(e, "crtcs", json_object_new_int64(d->crtcs));
+		json_object_object_add(e, "connected", json_object_new_int64(d->connected));
+		json_object_object_add(e, "connected_non_desktop",
+			json_object_new_int64(d->connected_non_desktop));
+		json_object_array_add(list, e);
+	}
+	json_object_object_add(o, "devices", list);
+	return o;
+}
+
 struct json_object *board_to_json(const struct board *board)
 {
 	struct json_object *o = json_object_new_object();
@@ -137,6 +178,7 @@ struct json_object *board_to_json(const struct board *board)
 	struct json_object *assumed = json_object_new_object();
 	char name[12];
 
+	json_object_object_add(o, "device", device_json(board));
 	json_object_object_add(o, "driver", json_object_new_string(board->driver));
 	for (size_t i = 0; i < board->crtc_count; i++) {
 		json_object_array_add(crtcs, json_object_new_int64(board->crtc_ids[i]));
@@ -205,7 +247,8 @@ static void print_plane(FILE *f, const struct board *board, const struct board_p
 		}
 	}
 	fprintf(f, "}%s\n", board_plane_usable(board, p) ? "" : "  (not on the modelled CRTC)");
-	fprintf(f, "    formats%s:", p->has_in_formats ? "" : " (no IN_FORMATS: LINEAR implied)");
+	fprintf(f, "    formats%s:%s", p->has_in_formats ? "" : " (no IN_FORMATS: LINEAR implied)",
+		p->format_count ? "" : " none");
 	for (size_t i = 0; i < p->format_count; i++) {
 		const struct board_format *fm = &p->formats[i];
 
@@ -219,6 +262,13 @@ static void print_plane(FILE *f, const struct board *board, const struct board_p
 		}
 	}
 	fputc('\n', f);
+	if (p->empty_modifier_count) {
+		fputs("    modifiers with no format (IN_FORMATS lists them empty):", f);
+		for (size_t i = 0; i < p->empty_modifier_count; i++) {
+			fprintf(f, " 0x%016" PRIx64, p->empty_modifiers[i]);
+		}
+		fputc('\n', f);
+	}
 	fputs("    zpos: ", f);
 	if (p->has_zpos) {
 		fprintf(f, "%" PRId64 " in [%" PRId64 ", %" PRId64 "], %s", p->zpos, p->zpos_min,
@@ -257,19 +307,57 @@ static void print_plane(FILE *f, const struct board *board, const struct board_p
 		p->cursor_size_limit ? ", cursor size limit" : "");
 }
 
+/* The device read and, when the dump holds several, each of them and why that one. */
+static void print_devices(FILE *f, const struct board *board)
+{
+	if (board->device_count == 0) {
+		return;
+	}
+	if (board->device_count == 1) {
+		const struct board_device *d = &board->devices[0];
+
+		fprintf(f, "device  %s%s\n", d->node, d->connected && d->connected ==
+			d->connected_non_desktop ? " (what is connected is all non-desktop, a headset "
+			"or touch bar: no desktop would be shown here)" : "");
+		return;
+	}
+	fprintf(f, "device  %zu of %zu, %s: %s\n", board->device_index + 1, board->device_count,
+		board->devices[board->device_index].node, board_device_pick_reason(board->device_pick));
+	for (size_t i = 0; i < board->device_count; i++) {
+		const struct board_device *d = &board->devices[i];
+
+		fprintf(f, "  %c %zu %s  driver %s, %" PRIu32 " CRTC%s, ",
+			i == board->device_index ? '*' : ' ', i + 1, d->node,
+			d->driver[0] ? d->driver : "(unknown)", d->crtcs, d->crtcs == 1 ? "" : "s");
+		if (d->connected == 0) {
+			fputs("nothing connected\n", f);
+		} else if (d->connected_non_desktop == 0) {
+			fprintf(f, "%" PRIu32 " connected\n", d->connected);
+		} else {
+			fprintf(f, "%" PRIu32 " connected, %" PRIu32 " of them non-desktop\n",
+				d->connected, d->connected_non_desktop);
+		}
+	}
+}
+
 void board_print(FILE *f, const struct board *board)
 {
 	char name[12];
 
-	fprintf(f, "board   %s\ndriver  %s\n", board->name, board->driver[0] ? board->driver :
-		"(unknown)");
+	fprintf(f, "board   %s\n", board->name);
+	print_devices(f, board);
+	fprintf(f, "driver  %s\n", board->driver[0] ? board->driver : "(unknown)");
 	fprintf(f, "crtcs   %zu:", board->crtc_count);
 	for (size_t i = 0; i < board->crtc_count; i++) {
 		fprintf(f, " %zu (id %" PRIu32 ")", i, board->crtc_ids[i]);
 	}
-	fprintf(f, "\nmodelled CRTC %" PRIu32 " (id %" PRIu32 "), %" PRIu32 "x%" PRIu32 "%s\n",
-		board->crtc_index, board->crtc_id, board->width, board->height,
-		board->mode_from_crtc_only ? " (no connector: the CRTC's recorded mode)" : "");
+	fprintf(f, "\nmodelled CRTC %" PRIu32 " (id %" PRIu32 "), ", board->crtc_index, board->crtc_id);
+	if (board->width && board->height) {
+		fprintf(f, "%" PRIu32 "x%" PRIu32 "%s\n", board->width, board->height,
+			board->mode_from_crtc_only ? " (no connector: the CRTC's recorded mode)" : "");
+	} else {
+		fputs("mode unknown (no CRTC has a mode, no connected connector lists one)\n", f);
+	}
 	if (board->cursor_width) {
 		fprintf(f, "cursor  %" PRIu32 "x%" PRIu32 " (DRM_CAP_CURSOR_*)\n", board->cursor_width,
 			board->cursor_height);

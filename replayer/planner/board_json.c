@@ -56,13 +56,56 @@ static struct json_object *crtc_mode(struct json_object *crtc, const char **key)
 	return mode;
 }
 
-/* The board's CRTC: the first with a mode (an active one), else the first. */
+/* Whether connector conn is connected (status DRM_MODE_CONNECTED, 1). */
+static bool connected(struct json_object *conn)
+{
+	struct json_object *status = board_json_member(conn, "status");
+
+	return status && json_object_is_type(status, json_type_int) &&
+		json_object_get_int64(status) == 1;
+}
+
+/* Whether connector conn has the property "non-desktop" = 1 (a VR headset, a touch bar). */
+static bool non_desktop(struct json_object *conn)
+{
+	struct json_object *v = board_json_member(board_json_member(board_json_member(conn,
+		"properties"), "non-desktop"), "value");
+
+	return v && json_object_is_type(v, json_type_int) && json_object_get_int64(v) != 0;
+}
+
+/* Whether a connected non-desktop connector of node is on the CRTC with object id crtc_id. */
+static bool drives_non_desktop(struct json_object *node, uint32_t crtc_id)
+{
+	struct json_object *connectors = board_json_member(node, "connectors");
+	size_t n = json_object_is_type(connectors, json_type_array) ?
+		json_object_array_length(connectors) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *conn = json_object_array_get_idx(connectors, i);
+		struct json_object *crtc = board_json_member(board_json_member(board_json_member(conn,
+			"properties"), "CRTC_ID"), "value");
+
+		if (connected(conn) && non_desktop(conn) && crtc &&
+			json_object_is_type(crtc, json_type_int) &&
+			json_object_get_int64(crtc) == (int64_t)crtc_id) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The board's CRTC: the first with a mode (an active one) that does not
+ * drive a non-desktop connector, else the first with a mode, else the first.
+ */
 static int parse_crtcs(struct board_json *l, struct json_object *node)
 {
 	struct json_object *crtcs = board_json_member(node, "crtcs");
 	struct json_object *crtc, *mode = NULL;
 	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
 	const char *key = "mode";
+	bool mode_desktop = false;
 	size_t n, pick = 0;
 	int ret;
 
@@ -74,6 +117,8 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *m;
+		const char *k;
+		bool desktop;
 
 		crtc = json_object_array_get_idx(crtcs, i);
 		board_json_index(p, "crtcs", i);
@@ -82,9 +127,15 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 			return ret;
 		}
 		l->board->crtc_count = i + 1;
-		if (!mode && (m = crtc_mode(crtc, &key))) {
+		if (mode_desktop || !(m = crtc_mode(crtc, &k))) {
+			continue;
+		}
+		desktop = !drives_non_desktop(node, l->board->crtc_ids[i]);
+		if (!mode || desktop) {
 			mode = m;
+			key = k;
 			pick = i;
+			mode_desktop = desktop;
 		}
 	}
 	crtc = json_object_array_get_idx(crtcs, pick);
@@ -96,25 +147,28 @@ static int parse_crtcs(struct board_json *l, struct json_object *node)
 	return mode ? parse_mode(l, mode, board_json_join(q, p, key)) : 0;
 }
 
-/* No active CRTC: the first mode of the first connected connector. */
+/*
+ * No active CRTC: the first mode of the first connected desktop connector,
+ * else of any connected one.
+ */
 static int mode_from_connectors(struct board_json *l, struct json_object *connectors)
 {
 	char p[BOARD_JSON_PATH_SIZE], q[BOARD_JSON_PATH_SIZE];
 	size_t n = json_object_array_length(connectors);
 
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *conn = json_object_array_get_idx(connectors, i);
-		struct json_object *modes = board_json_member(conn, "modes");
-		struct json_object *status = board_json_member(conn, "status");
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *conn = json_object_array_get_idx(connectors, i);
+			struct json_object *modes = board_json_member(conn, "modes");
 
-		if (!modes || !json_object_is_type(modes, json_type_array) ||
-			json_object_array_length(modes) == 0 || !status ||
-			!json_object_is_type(status, json_type_int) ||
-			json_object_get_int64(status) != 1) {
-			continue;
+			if (!modes || !json_object_is_type(modes, json_type_array) ||
+				json_object_array_length(modes) == 0 || !connected(conn) ||
+				(pass == 0 && non_desktop(conn))) {
+				continue;
+			}
+			board_json_join(q, board_json_index(p, "connectors", i), "modes[0]");
+			return parse_mode(l, json_object_array_get_idx(modes, 0), q);
 		}
-		board_json_join(q, board_json_index(p, "connectors", i), "modes[0]");
-		return parse_mode(l, json_object_array_get_idx(modes, 0), q);
 	}
 	return 0;
 }
@@ -310,46 +364,104 @@ static int parse_node(struct board_json *l, struct json_object *node)
 	return 0;
 }
 
+static char *copy_string(const char *s)
+{
+	size_t len = strlen(s);
+	char *copy = malloc(len + 1);
+
+	if (copy) {
+		memcpy(copy, s, len + 1);
+	}
+	return copy;
+}
+
+/* The node key, driver and connected connectors of one device (a summary: nothing is checked). */
+static int summarize(struct board_device *d, const char *key, struct json_object *node)
+{
+	struct json_object *name = board_json_member(board_json_member(node, "driver"), "name");
+	struct json_object *connectors = board_json_member(node, "connectors");
+	struct json_object *crtcs = board_json_member(node, "crtcs");
+	size_t n = json_object_is_type(connectors, json_type_array) ?
+		json_object_array_length(connectors) : 0;
+
+	d->node = copy_string(key);
+	d->driver = copy_string(json_object_is_type(name, json_type_string) ?
+		json_object_get_string(name) : "");
+	if (!d->node || !d->driver) {
+		return -ENOMEM;
+	}
+	d->crtcs = json_object_is_type(crtcs, json_type_array) ?
+		(uint32_t)json_object_array_length(crtcs) : 0;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *conn = json_object_array_get_idx(connectors, i);
+
+		if (connected(conn)) {
+			d->connected++;
+			d->connected_non_desktop += non_desktop(conn);
+		}
+	}
+	return 0;
+}
+
 struct board *board_from_drm_info_object(struct json_object *root, const char *name,
 	const char *node, struct hwct_error *err)
 {
 	struct board_json l = { .name = name ? name : "board", .err = err };
+	struct board_device *devices;
+	enum board_device_pick pick;
 	struct json_object *obj = NULL;
+	size_t count = 0, i = 0;
+	int index;
 
 	hwct_error_clear(err);
 	if (board_json_want(&l, root, json_type_object, "(top level)")) {
 		return NULL;
 	}
-	if (node) {
-		obj = board_json_member(root, node);
-		if (!obj) {
-			board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\"", node);
-			return NULL;
-		}
-	} else {
-		struct json_object_iterator it = json_object_iter_begin(root);
-		struct json_object_iterator end = json_object_iter_end(root);
-
-		if (json_object_iter_equal(&it, &end)) {
-			board_json_fail(&l, -EINVAL, NULL, "no device node");
-			return NULL;
-		}
-		node = json_object_iter_peek_name(&it);
-		obj = json_object_iter_peek_value(&it);
-	}
-	if (board_json_want(&l, obj, json_type_object, node)) {
+	count = (size_t)json_object_object_length(root);
+	if (count == 0) {
+		board_json_fail(&l, -EINVAL, NULL, "no device node");
 		return NULL;
+	}
+	devices = calloc(count, sizeof(*devices));
+	if (!devices) {
+		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+		return NULL;
+	}
+	json_object_object_foreach(root, key, value) {
+		if (summarize(&devices[i++], key, value)) {
+			board_json_fail(&l, -ENOMEM, NULL, "out of memory");
+			goto error;
+		}
+	}
+	index = board_pick_device(devices, count, node, &pick);
+	if (index < 0) {
+		char list[200];
+
+		board_device_list(devices, count, list, sizeof(list));
+		board_json_fail(&l, -ENOENT, NULL, "no device node \"%s\" (the dump holds %s)",
+			node ? node : "", list);
+		goto error;
+	}
+	node = devices[index].node;
+	obj = board_json_member(root, node);
+	if (board_json_want(&l, obj, json_type_object, node)) {
+		goto error;
 	}
 	l.board = board_create(l.name);
 	if (!l.board) {
 		board_json_fail(&l, -ENOMEM, NULL, "out of memory");
-		return NULL;
+		goto error;
 	}
 	if (parse_node(&l, obj)) {
 		board_destroy(l.board);
-		return NULL;
+		goto error;
 	}
+	board_set_devices(l.board, devices, count, (size_t)index, pick);
 	return l.board;
+
+error:
+	board_devices_free(devices, count);
+	return NULL;
 }
 
 struct board *board_from_drm_info_buffer(const char *data, size_t size, const char *name,

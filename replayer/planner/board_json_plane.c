@@ -1,8 +1,9 @@
 /*
  * Planes of a drm_info dump (board_json.h): id, type, possible_crtcs, the
- * formats (IN_FORMATS [{modifier, formats[]}] when present, else "formats"
- * with LINEAR), and the properties the planners use: rotation (bitmask
- * spec; values are bit indices, drm_property_add_enum), alpha (range),
+ * formats (IN_FORMATS [{modifier, formats[]}] when present, a modifier with
+ * an empty formats[] kept as such, else "formats" with LINEAR), and the
+ * properties the planners use: rotation (bitmask spec; values are bit
+ * indices, drm_property_add_enum), alpha (range),
  * "pixel blend mode" (enum, by name as drm_hwcomposer maps it), zpos
  * (range, value, immutable), SCALING_FILTER (presence).
  */
@@ -73,12 +74,20 @@ static int parse_in_formats(struct board_json *l, struct board_plane *plane,
 		struct json_object *entry = json_object_array_get_idx(data, i);
 		uint64_t modifier;
 
+		struct json_object *formats = board_json_member(entry, "formats");
+
 		board_json_index(p, path, i);
+		board_json_join(q, p, "formats");
 		if ((ret = board_json_want(l, entry, json_type_object, p)) ||
 			(ret = board_json_key_u64(l, entry, p, "modifier", &modifier)) ||
-			(ret = add_formats(l, plane, board_json_member(entry, "formats"),
-				board_json_join(q, p, "formats"), modifier))) {
+			(ret = add_formats(l, plane, formats, q, modifier))) {
 			return ret;
+		}
+		/* Some drivers list a modifier (a compression) for no format: keep it as such. */
+		if (json_object_array_length(formats) == 0 &&
+			(ret = board_plane_add_empty_modifier(plane, modifier))) {
+			return ret == -E2BIG ? board_json_fail(l, ret, p, "more than %d modifiers with "
+				"no format", BOARD_MAX_MODIFIERS) : board_json_fail(l, ret, p, "out of memory");
 		}
 	}
 	plane->has_in_formats = true;

@@ -1,7 +1,7 @@
 /*
  * Board profile files (board.h): drm_info JSON or drm_info text, told apart
- * by content, and the choice of one device in a text paste that holds
- * several.
+ * by content, and the devices of a text paste that holds several (which
+ * to read: board_device.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,67 +13,87 @@
 
 #include "board_text.h"
 
-/* Whether the device at root has a connector whose status is connected. */
-static bool has_connected(const struct btext_tree *t, const struct btext_node *root)
+static char *copy_word(const char *s)
 {
-	const struct btext_node *list = btext_child(t, root, "Connectors", true);
+	size_t len = strcspn(s, " ");
+	char *copy = malloc(len + 1);
 
-	for (const struct btext_node *c = btext_at(t, list ? list->first_child : BTEXT_NONE); c;
-		c = btext_at(t, c->next)) {
-		const struct btext_node *s = btext_child(t, c, "Status:", false);
-
-		if (s && strcmp(s->text, "Status: connected") == 0) {
-			return true;
-		}
+	if (copy) {
+		memcpy(copy, s, len);
+		copy[len] = '\0';
 	}
-	return false;
+	return copy;
 }
 
-static const struct btext_node *pick_device(const struct btext_tree *t, const char *device,
-	const char *name, struct hwct_error *err)
+/* The node, driver and connected connectors of each device of the paste. Returns them or NULL. */
+static struct board_device *summarize(const struct btext_tree *t)
 {
-	if (device) {
-		char *end;
-		unsigned long n = strtoul(device, &end, 10);
+	struct board_device *devices = calloc(t->root_count, sizeof(*devices));
 
-		if (*device >= '1' && *device <= '9' && *end == '\0') {
-			if (n > t->root_count) {
-				hwct_error_set(err, -ENOENT, name, UINT64_MAX, "device %lu asked for, the "
-					"paste holds %zu", n, t->root_count);
-				return NULL;
-			}
-			return btext_at(t, t->roots[n - 1]);
-		}
-		for (size_t i = 0; i < t->root_count; i++) {
-			const struct btext_node *root = btext_at(t, t->roots[i]);
+	for (size_t i = 0; devices && i < t->root_count; i++) {
+		const struct btext_node *root = btext_at(t, t->roots[i]);
+		const struct btext_node *driver = btext_child(t, root, "Driver: ", false);
+		const struct btext_node *list = btext_child(t, root, "Connectors", true);
+		const struct btext_node *crtcs = btext_child(t, root, "CRTCs", true);
+		struct board_device *d = &devices[i];
 
-			if (strcmp(root->text + 5 + (root->text[5] == ' '), device) == 0) {
-				return root;
-			}
+		d->node = copy_word(root->text + 5 + (root->text[5] == ' '));
+		d->driver = copy_word(driver ? driver->text + 8 : "");
+		if (!d->node || !d->driver) {
+			board_devices_free(devices, t->root_count);
+			return NULL;
 		}
-		hwct_error_set(err, -ENOENT, name, UINT64_MAX, "no device \"Node: %s\"", device);
-		return NULL;
-	}
-	for (size_t i = 0; i < t->root_count; i++) {
-		if (has_connected(t, btext_at(t, t->roots[i]))) {
-			return btext_at(t, t->roots[i]);
+		d->crtcs = crtcs ? (uint32_t)crtcs->child_count : 0;
+		for (const struct btext_node *c = btext_at(t, list ? list->first_child : BTEXT_NONE);
+			c; c = btext_at(t, c->next)) {
+			if (btext_connected(t, c)) {
+				d->connected++;
+				d->connected_non_desktop += btext_non_desktop(t, c);
+			}
 		}
 	}
-	return btext_at(t, t->roots[0]);
+	return devices;
 }
 
 struct board *board_from_drm_info_text(const char *data, size_t size, const char *name,
 	const char *device, struct hwct_error *err)
 {
 	struct btext_tree tree;
-	const struct btext_node *root;
+	struct board_device *devices = NULL;
+	enum board_device_pick pick;
 	struct board *board = NULL;
+	int index;
 
 	name = name ? name : "board";
-	if (btext_tree_build(&tree, data, size, name, err) == 0 &&
-		(root = pick_device(&tree, device, name, err))) {
-		board = btext_read_device(&tree, root, name, err);
+	if (btext_tree_build(&tree, data, size, name, err) != 0) {
+		goto out;
 	}
+	devices = summarize(&tree);
+	if (!devices) {
+		hwct_error_set(err, -ENOMEM, name, UINT64_MAX, "out of memory");
+		goto out;
+	}
+	index = board_pick_device(devices, tree.root_count, device, &pick);
+	if (index < 0) {
+		char list[200];
+
+		board_device_list(devices, tree.root_count, list, sizeof(list));
+		if (device && strspn(device, "0123456789") == strlen(device) && *device) {
+			hwct_error_set(err, -ENOENT, name, UINT64_MAX, "device %s asked for, the paste "
+				"holds %zu (%s)", device, tree.root_count, list);
+		} else {
+			hwct_error_set(err, -ENOENT, name, UINT64_MAX, "no device \"Node: %s\" (the "
+				"paste holds %s)", device ? device : "", list);
+		}
+		goto out;
+	}
+	board = btext_read_device(&tree, btext_at(&tree, tree.roots[index]), name, err);
+	if (board) {
+		board_set_devices(board, devices, tree.root_count, (size_t)index, pick);
+		devices = NULL;
+	}
+out:
+	board_devices_free(devices, tree.root_count);
 	btext_tree_free(&tree);
 	return board;
 }

@@ -3,13 +3,16 @@
  * board_text_tree.c read into the same board the JSON loader builds. What
  * is read, per device: "Driver: NAME ..." and its DRM_CAP_CURSOR_* lines;
  * "CRTCs" (each "Object ID", the mode under "Legacy info" or the MODE_ID
- * blob); "Connectors" (type, status, first mode, WRITEBACK_PIXEL_FORMATS);
- * "Planes" (id, "CRTCs: {i, ...}", the "Formats:" list, then the
- * properties type, IN_FORMATS, rotation, alpha, pixel blend mode, zpos,
- * SCALING_FILTER and SIZE_HINTS). Older drm_info versions print "Formats:"
- * and "Mode:" directly under the object rather than under "Legacy info",
- * and modifiers without leading zeros; both read the same. A value that
- * does not parse is an error naming its line and what was expected.
+ * blob); "Connectors" (type, status, non-desktop, CRTC_ID, first mode,
+ * WRITEBACK_PIXEL_FORMATS); "Planes" (id, "CRTCs: {i, ...}", the
+ * "Formats:" list, then the properties type, IN_FORMATS (a modifier with
+ * no format under it kept as such), rotation, alpha, pixel blend mode,
+ * zpos, SCALING_FILTER and SIZE_HINTS). Entries and properties not listed
+ * here are skipped, whatever they hold. Older drm_info versions print
+ * "Formats:" and "Mode:" directly under the object rather than under
+ * "Legacy info", and modifiers without leading zeros; both read the same.
+ * A value that does not parse is an error naming its line and what was
+ * expected.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -308,11 +311,39 @@ static const struct btext_node *crtc_mode(const struct btext_tree *t, const stru
 	return m;
 }
 
+/* Whether a connected non-desktop connector of the device is on the CRTC with object id crtc_id. */
+static bool drives_non_desktop(const struct reader *r, const struct btext_node *root,
+	uint32_t crtc_id)
+{
+	const struct btext_node *list = btext_child(r->tree, root, "Connectors", true);
+
+	for (const struct btext_node *c = btext_at(r->tree, list ? list->first_child : BTEXT_NONE);
+		c; c = btext_at(r->tree, c->next)) {
+		const struct btext_node *props = btext_child(r->tree, c, "Properties", true);
+		const struct btext_node *n = btext_child(r->tree, props, "\"CRTC_ID\"", false);
+		struct prop prop;
+		uint64_t id;
+
+		if (n && btext_connected(r->tree, c) && btext_non_desktop(r->tree, c) &&
+			parse_prop(n->text, &prop) && prop.value &&
+			parse_whole_u64(prop.value, UINT32_MAX, &id) && id == crtc_id) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Every CRTC's id, and the one modelled: the first with a mode that does
+ * not drive a non-desktop connector (a headset's CRTC is not the desktop),
+ * else the first with a mode, else the first.
+ */
 static int read_crtcs(struct reader *r, const struct btext_node *root)
 {
 	const struct btext_node *list = btext_child(r->tree, root, "CRTCs", true);
-	const struct btext_node *picked = NULL, *mode = NULL;
+	const struct btext_node *mode = NULL;
 	const char *mode_text = NULL;
+	bool mode_desktop = false;
 	size_t i = 0;
 	int ret;
 
@@ -321,6 +352,10 @@ static int read_crtcs(struct reader *r, const struct btext_node *root)
 	}
 	for (const struct btext_node *c = btext_at(r->tree, list->first_child); c;
 		c = btext_at(r->tree, c->next), i++) {
+		const struct btext_node *m;
+		const char *text;
+		bool desktop;
+
 		if (i >= BOARD_MAX_CRTCS) {
 			return fail(r, c, "more than %d CRTCs", BOARD_MAX_CRTCS);
 		}
@@ -328,13 +363,18 @@ static int read_crtcs(struct reader *r, const struct btext_node *root)
 			return ret;
 		}
 		r->board->crtc_count = i + 1;
-		if (!mode && (mode = crtc_mode(r->tree, c, &mode_text))) {
-			picked = c;
+		if (mode_desktop || !(m = crtc_mode(r->tree, c, &text))) {
+			continue;
+		}
+		desktop = !drives_non_desktop(r, root, r->board->crtc_ids[i]);
+		if (!mode || desktop) {
+			mode = m;
+			mode_text = text;
+			mode_desktop = desktop;
 			r->board->crtc_index = (uint32_t)i;
 		}
 	}
 	r->board->crtc_id = r->board->crtc_ids[r->board->crtc_index];
-	(void)picked;
 	return mode ? set_mode(r, mode, mode_text) : 0;
 }
 
@@ -360,17 +400,33 @@ static int read_writeback(struct reader *r, const struct btext_node *conn)
 	return 0;
 }
 
-static bool connected(const struct btext_tree *t, const struct btext_node *conn)
+bool btext_connected(const struct btext_tree *tree, const struct btext_node *conn)
 {
-	const struct btext_node *s = btext_child(t, conn, "Status:", false);
+	const struct btext_node *s = btext_child(tree, conn, "Status:", false);
 
 	return s && strcmp(s->text, "Status: connected") == 0;
 }
 
+bool btext_non_desktop(const struct btext_tree *tree, const struct btext_node *conn)
+{
+	const struct btext_node *props = btext_child(tree, conn, "Properties", true);
+	const struct btext_node *n = btext_child(tree, props, "\"non-desktop\"", false);
+	struct prop prop;
+	uint64_t v;
+
+	return n && parse_prop(n->text, &prop) && prop.value &&
+		parse_whole_u64(prop.value, UINT64_MAX, &v) && v != 0;
+}
+
+/*
+ * Writeback formats, and the size when no CRTC has a mode: the first mode of
+ * the first connected desktop connector, else of any connected one (a
+ * device read on purpose may have only a headset).
+ */
 static int read_connectors(struct reader *r, const struct btext_node *root)
 {
 	const struct btext_node *list = btext_child(r->tree, root, "Connectors", true);
-	const struct btext_node *first_mode = NULL;
+	const struct btext_node *desktop_mode = NULL, *any_mode = NULL, *mode;
 	int ret;
 
 	if (!list || list->child_count == 0) {
@@ -381,22 +437,27 @@ static int read_connectors(struct reader *r, const struct btext_node *root)
 		c = btext_at(r->tree, c->next)) {
 		const struct btext_node *type = btext_child(r->tree, c, "Type:", false);
 		const struct btext_node *modes = btext_child(r->tree, c, "Modes", true);
+		const struct btext_node *first = btext_at(r->tree, modes ? modes->first_child :
+			BTEXT_NONE);
 
-		if (!type) {
-			return fail(r, c, "\"%.40s\" has no \"Type:\" entry", c->text);
+		/* A connector without a type line is read as one that is not writeback. */
+		if (type && (strcmp(type->text, "Type: writeback") == 0 ||
+			strcmp(type->text, "Type: Writeback") == 0) && (ret = read_writeback(r, c))) {
+			return ret;
 		}
-		if (strcmp(type->text, "Type: writeback") == 0 ||
-			strcmp(type->text, "Type: Writeback") == 0) {
-			if ((ret = read_writeback(r, c))) {
-				return ret;
-			}
+		if (!first || !btext_connected(r->tree, c)) {
+			continue;
 		}
-		if (!first_mode && modes && connected(r->tree, c)) {
-			first_mode = btext_at(r->tree, modes->first_child);
+		if (!any_mode) {
+			any_mode = first;
+		}
+		if (!desktop_mode && !btext_non_desktop(r->tree, c)) {
+			desktop_mode = first;
 		}
 	}
-	if (r->board->width == 0 && first_mode) {
-		return set_mode(r, first_mode, first_mode->text);
+	mode = desktop_mode ? desktop_mode : any_mode;
+	if (r->board->width == 0 && mode) {
+		return set_mode(r, mode, mode->text);
 	}
 	return 0;
 }
@@ -563,7 +624,10 @@ static int read_in_formats(struct reader *r, struct board_plane *plane, const st
 	int ret;
 
 	if (n->child_count == 0) {
-		if (prop->value && strcmp(prop->value, "0") != 0) {
+		if (!prop->value) {
+			return fail(r, n, "expected \"blob = ID\" (paste cut short?)");
+		}
+		if (strcmp(prop->value, "0") != 0) {
 			return fail(r, n, "expected the modifiers of IN_FORMATS blob %s under it "
 				"(paste cut short?)", prop->value);
 		}
@@ -583,10 +647,23 @@ static int read_in_formats(struct reader *r, struct board_plane *plane, const st
 			return fail(r, m, "expected a modifier \"NAME (0xVALUE)\", got \"%.40s\"",
 				m->text);
 		}
-		if (m->child_count == 0) {
-			return fail(r, m, "expected the formats of modifier \"%.40s\" under it", m->text);
+		/*
+		 * Some drivers list a modifier (a compression) for no format: keep it
+		 * as such, unless the text stops right there, without a line end,
+		 * where a paste cut short looks the same.
+		 */
+		if (m->child_count == 0 && m->line == r->tree->open_line) {
+			return fail(r, m, "expected the formats of modifier \"%.40s\" under it, or a "
+				"line end after it (paste cut short?)", m->text);
 		}
-		if ((ret = add_formats(r, plane, m, modifier))) {
+		if (m->child_count) {
+			ret = add_formats(r, plane, m, modifier);
+		} else if ((ret = board_plane_add_empty_modifier(plane, modifier))) {
+			ret = ret == -E2BIG ? fail(r, m, "more than %d modifiers with no format",
+				BOARD_MAX_MODIFIERS) : hwct_error_set(r->err, ret, r->name, UINT64_MAX,
+				"out of memory");
+		}
+		if (ret) {
 			return ret;
 		}
 	}

@@ -30,6 +30,7 @@ struct btext_tree {
 	size_t roots[BOARD_MAX_CRTCS];	/* devices, in paste order */
 	size_t root_count;
 	size_t last_line;		/* the paste's last tree line */
+	size_t open_line;		/* the last line when the text stops without a line end, else 0 */
 };
 
 /*
@@ -54,6 +55,12 @@ const struct btext_node *btext_child(const struct btext_tree *tree, const struct
 
 /* The node at index i, or NULL for BTEXT_NONE. */
 const struct btext_node *btext_at(const struct btext_tree *tree, size_t i);
+
+/* Whether the connector entry conn says "Status: connected". */
+bool btext_connected(const struct btext_tree *tree, const struct btext_node *conn);
+
+/* Whether the connector entry conn has the property "non-desktop" = 1. */
+bool btext_non_desktop(const struct btext_tree *tree, const struct btext_node *conn);
 
 /* Reads the device at root into a new board (board_text.c). Returns it or NULL with err filled. */
 struct board *btext_read_device(const struct btext_tree *tree, const struct btext_node *root,

@@ -314,9 +314,20 @@ int btext_tree_build(struct btext_tree *tree, const char *data, size_t size, con
 		}
 		p = nl ? nl + 1 : NULL;
 	}
+	/* drm_info ends every line: text stopping mid-line may be a paste cut short. */
+	if (size > 0 && data[size - 1] != '\n') {
+		tree->open_line = number;
+	}
 	if (tree->root_count == 0) {
 		return hwct_error_set(err, -EINVAL, name, UINT64_MAX, "line %zu: no \"Node: ...\" "
 			"line: not drm_info output", number);
+	}
+	/* drm_info prints a device's driver and objects under its node line. */
+	if (tree->nodes[tree->roots[tree->root_count - 1]].child_count == 0) {
+		const struct btext_node *root = &tree->nodes[tree->roots[tree->root_count - 1]];
+
+		return hwct_error_set(err, -EINVAL, name, UINT64_MAX, "line %zu: nothing under "
+			"\"%.40s\" (paste cut short?)", root->line, root->text);
 	}
 	if (!b.device_done) {
 		return close_to(&b, 0, tree->last_line, true);

@@ -165,6 +165,7 @@ static int note_properties(struct vkms_shape *s, const struct board *board)
 		alpha = alpha || p->has_alpha;
 		blend = blend || p->blend_modes != 0;
 		scale = scale || p->can_scale;
+		modifiers = modifiers || p->empty_modifier_count != 0;	/* listed for no format */
 		for (size_t f = 0; f < p->format_count; f++) {
 			for (size_t m = 0; m < p->formats[f].modifier_count; m++) {
 				modifiers = modifiers || p->formats[f].modifiers[m] != BOARD_MOD_LINEAR;

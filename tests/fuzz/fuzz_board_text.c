@@ -4,10 +4,12 @@
  * undefined behaviour. A board that loads is then planned on by both
  * planners (profile tester, bounded budget), so hostile capabilities reach
  * the static check, the tester and the search too. Seed the corpus with
- * the text dumps in tests/data/boards and tests/data/boards/real.
+ * the text dumps in tests/data/boards, tests/data/boards/real and
+ * tests/data/boards/fixtures (tests/fuzz/seeds.txt).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hardware/hwcomposer2.h>
 #include <json-c/json.h>
@@ -53,9 +55,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hwct_error err;
 	struct board *board;
 
+	static FILE *null_out;
+
 	board = board_from_drm_info_text((const char *)data, size, "fuzz", NULL, &err);
 	if (!board) {
 		return 0;
+	}
+	/* What hwc-trace board shows of it: devices, formats, modifiers with no format. */
+	json_object_put(board_to_json(board));
+	if (null_out || (null_out = fopen("/dev/null", "w"))) {
+		board_print(null_out, board);
 	}
 	planner_options_init(&opts);
 	opts.budget_ns = 200000;

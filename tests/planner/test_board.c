@@ -141,6 +141,127 @@ static void case_node(const char *dir)
 	CHECK(tl_contains(err.message, "/nonexistent/board.json"));
 }
 
+/* An IN_FORMATS entry with an empty formats list: the modifier is kept, with no format. */
+static void case_empty_modifier(const char *dir)
+{
+	struct json_object *root = tl_json(dir, VKMS_OVERLAYS);
+	struct json_object *node = tl_node(root);
+	const uint64_t afbc = 0x0800000000001056ull;
+	struct hwct_error err;
+	struct board *board;
+
+	CHECK(tl_set(node, "planes[1].properties.IN_FORMATS.data", json_tokener_parse(
+		"[{\"modifier\": 0, \"formats\": [875713089]},"
+		" {\"modifier\": 576460752303427670, \"formats\": []}]")));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board != NULL, "%s", err.message);
+	if (board) {
+		const struct board_plane *p = board_find_plane(board, 33);
+
+		CHECK(p && p->has_in_formats);
+		CHECK_INT(p->format_count, 1);
+		CHECK(board_plane_has_format(p, AR24, BOARD_MOD_LINEAR));
+		CHECK(!board_plane_has_format(p, AR24, afbc));
+		CHECK_INT(p->empty_modifier_count, 1);
+		CHECK(p->empty_modifier_count == 1 && p->empty_modifiers[0] == afbc);
+		CHECK_INT(board->planes[0].empty_modifier_count, 0);
+	}
+	board_destroy(board);
+	json_object_put(root);
+}
+
+/*
+ * Two nodes, the first with its only connected connector marked
+ * non-desktop: the second is taken by default, either when asked.
+ */
+static void case_non_desktop(const char *dir)
+{
+	struct json_object *root = tl_json(dir, VKMS_OVERLAYS);
+	struct json_object *second = tl_json(dir, VKMS_NO_OVERLAYS);
+	struct json_object *node = tl_node(root);
+	struct hwct_error err;
+	struct board *board;
+
+	json_object_object_add(root, "/dev/dri/card1", json_object_get(tl_node(second)));
+	CHECK(tl_set(node, "connectors[0].properties.non-desktop.value", json_object_new_int(1)));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board != NULL, "%s", err.message);
+	if (board) {
+		CHECK_INT(board->plane_count, 2);
+		CHECK_INT(board->device_count, 2);
+		CHECK_INT(board->device_index, 1);
+		CHECK_INT(board->device_pick, BOARD_PICK_DESKTOP);
+		CHECK_INT(board->devices[0].connected_non_desktop, 1);
+	}
+	board_destroy(board);
+	board = board_from_drm_info_object(root, "edited", "/dev/dri/card0", &err);
+	CHECK(board && board->plane_count == 10 && board->device_pick == BOARD_PICK_ASKED);
+	board_destroy(board);
+	board = board_from_drm_info_object(root, "edited", "1", &err);
+	CHECK(board && board->plane_count == 10 && board->device_index == 0);
+	board_destroy(board);
+	/* Nothing desktop anywhere: the first with a connected connector. */
+	CHECK(tl_set(tl_node(second), "connectors[0].properties.non-desktop.value",
+		json_object_new_int(1)));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board && board->device_index == 0 && board->device_pick == BOARD_PICK_NON_DESKTOP);
+	board_destroy(board);
+	json_object_put(second);
+	json_object_put(root);
+}
+
+/* board_pick_device over devices of {CRTCs, connected, of them non-desktop}, by table. */
+static void case_pick_device(const char *dir)
+{
+	static const struct {
+		const char *what;
+		uint32_t dev[3][3];		/* crtcs, connected, connected_non_desktop */
+		size_t count;
+		const char *asked;
+		int want;			/* index, or -ENOENT */
+		enum board_device_pick pick;
+	} cases[] = {
+		{ "one device, nothing connected", { { 1, 0, 0 } }, 1, NULL, 0, BOARD_PICK_ONLY },
+		{ "headset first, desktop second", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, NULL, 1,
+			BOARD_PICK_DESKTOP },
+		{ "desktop and headset on one device", { { 2, 2, 1 }, { 3, 1, 0 } }, 2, NULL, 0,
+			BOARD_PICK_DESKTOP },
+		{ "only headsets", { { 1, 0, 0 }, { 1, 1, 1 }, { 1, 1, 1 } }, 3, NULL, 1,
+			BOARD_PICK_NON_DESKTOP },
+		{ "nothing connected, render-only GPU first", { { 0, 0, 0 }, { 2, 0, 0 } }, 2, NULL, 1,
+			BOARD_PICK_FIRST },
+		{ "nothing at all", { { 0, 0, 0 }, { 0, 0, 0 } }, 2, NULL, 0, BOARD_PICK_FIRST },
+		{ "asked by position", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "1", 0, BOARD_PICK_ASKED },
+		{ "asked by node", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "/dev/dri/card1", 1,
+			BOARD_PICK_ASKED },
+		{ "asked by the node's last part", { { 1, 1, 1 }, { 3, 1, 0 } }, 2, "card0", 0,
+			BOARD_PICK_ASKED },
+		{ "asked past the end", { { 1, 1, 0 }, { 1, 1, 0 } }, 2, "3", -ENOENT, BOARD_PICK_ASKED },
+		{ "asked position 0", { { 1, 1, 0 } }, 1, "0", -ENOENT, BOARD_PICK_ASKED },
+		{ "asked an unknown node", { { 1, 1, 0 } }, 1, "/dev/dri/card7", -ENOENT,
+			BOARD_PICK_ASKED },
+		{ "no devices", { { 0 } }, 0, NULL, -ENOENT, BOARD_PICK_ONLY },
+	};
+	char *nodes[] = { "/dev/dri/card0", "/dev/dri/card1", "/dev/dri/card2" };
+
+	(void)dir;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct board_device devices[3] = { { 0 } };
+		enum board_device_pick pick = BOARD_PICK_ONLY;
+		int got;
+
+		for (size_t d = 0; d < 3; d++) {
+			devices[d] = (struct board_device){ .node = nodes[d], .driver = "",
+				.crtcs = cases[i].dev[d][0], .connected = cases[i].dev[d][1],
+				.connected_non_desktop = cases[i].dev[d][2] };
+		}
+		got = board_pick_device(devices, cases[i].count, cases[i].asked, &pick);
+		CHECK(got == cases[i].want, "%s: got %d, want %d", cases[i].what, got, cases[i].want);
+		CHECK(got < 0 || pick == cases[i].pick, "%s: pick %d, want %d", cases[i].what,
+			(int)pick, (int)cases[i].pick);
+	}
+}
+
 /* Properties vkms 6.1 lacks, put into plane 1 (overlay 33) of the dump. */
 static void case_properties(const char *dir)
 {
@@ -627,6 +748,9 @@ static const struct tl_case cases[] = {
 	{ "properties", case_properties },
 	{ "overrides", case_overrides },
 	{ "construct", case_construct },
+	{ "empty-modifier", case_empty_modifier },
+	{ "non-desktop", case_non_desktop },
+	{ "pick-device", case_pick_device },
 	{ "bad-fields", case_bad_fields },
 	{ "truncated", case_truncated },
 	{ "hostile", case_hostile },

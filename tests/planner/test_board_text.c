@@ -17,7 +17,7 @@
 #define HIBMC "real/hibmc-martins3-kunpeng.txt"
 
 static const char *const dumps[] = { "vkms-6.1-overlays.txt", "vkms-6.1-no-overlays.txt", K230,
-	I915, HIBMC };
+	I915, HIBMC, "fixtures/empty-modifier.txt", "fixtures/touchbar-two-devices.txt" };
 
 static char *slurp(const char *dir, const char *file, size_t *size)
 {
@@ -311,7 +311,17 @@ static void test_cut(const char *dir)
 		char *text = slurp(dir, dumps[i], &size);
 		struct board *whole = load(text, size, dumps[i], NULL);
 		char *want = describe(whole);
+		const char *second = strstr(text, "\nNode:");
+		char *first_alone = NULL;
 		size_t partial = 0;
+
+		/* Cut where a second device starts, a paste is the first device alone. */
+		if (second) {
+			struct board *first = load(text, (size_t)(second - text + 1), dumps[i], NULL);
+
+			first_alone = describe(first);
+			board_destroy(first);
+		}
 
 		for (size_t k = 1; k <= 20 + size; k++) {
 			size_t cut = k <= 20 ? size * k / 21 : k - 21;
@@ -329,8 +339,11 @@ static void test_cut(const char *dir)
 			if (b) {
 				char *got = describe(b);
 
-				/* Only a cut in the last line's tail may still load, to the same board. */
-				if (strcmp(got, want) != 0) {
+				/*
+				 * Only a cut in the last line's tail may still load, to the same
+				 * board, or one between two devices, to the first alone.
+				 */
+				if (strcmp(got, want) != 0 && (!first_alone || strcmp(got, first_alone) != 0)) {
 					partial++;
 					FAIL("%s: a partial board loaded silently", what);
 				}
@@ -340,6 +353,7 @@ static void test_cut(const char *dir)
 			free(copy);
 		}
 		CHECK_INT(partial, 0);
+		free(first_alone);
 		free(want);
 		board_destroy(whole);
 		free(text);
@@ -379,6 +393,20 @@ static void test_hostile(const char *dir)
 		{ "Node: /dev/dri/card0\n├───CRTCs\n│   └───CRTC 0\n│       └───Object ID: 5\n"
 			"└───Planes\n    └───Plane 0\n        ├───Object ID: 7\n"
 			"        └───CRTCs: {0}\n", "line 6: expected the properties" },
+		{ "Node: /dev/dri/card0\n├───CRTCs\n│   └───CRTC 0\n│       └───Object ID: 5\n"
+			"└───Planes\n    └───Plane 0\n        ├───Object ID: 7\n"
+			"        ├───CRTCs: {0}\n        └───Properties\n"
+			"            └───\"IN_FORMATS\" (immutable): blob\n",
+			"line 10: expected \"blob = ID\"" },
+		{ "Node: /dev/dri/card0\n├───CRTCs\n│   └───CRTC 0\n│       └───Object ID: 5\n"
+			"└───Planes\n    └───Plane 0\n        ├───Object ID: 7\n"
+			"        ├───CRTCs: {0}\n        └───Properties\n"
+			"            ├───\"type\" (immutable): enum {Overlay} = Overlay\n"
+			"            └───\"IN_FORMATS\" (immutable): blob = 32\n"
+			"                └───DRM_FORMAT_MOD_LINEAR (0x0)",
+			"line 12: expected the formats of modifier" },
+		{ "Node: /dev/dri/card0\n└───Driver: x\nNode: /dev/dri/card1\n",
+			"line 3: nothing under \"Node: /dev/dri/card1\"" },
 	};
 
 	(void)dir;
@@ -394,6 +422,206 @@ static void test_hostile(const char *dir)
 	}
 }
 
+#define EMPTY_MODIFIER "fixtures/empty-modifier.txt"
+#define TOUCHBAR "fixtures/touchbar-two-devices.txt"
+#define AFBC_32X8 0x0800000000001056ull
+#define AFBC_16X16 0x0800000000000013ull
+
+/* What `hwc-trace board` prints for board (owned string). */
+static char *print(const struct board *board)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	if (!f) {
+		abort();
+	}
+	board_print(f, board);
+	fclose(f);
+	return text;
+}
+
+/*
+ * A modifier IN_FORMATS lists with no format under it (a compression an
+ * SoC driver advertises for no format) is kept, with zero formats, in the
+ * middle of a list and as the paste's last line; only a text that stops
+ * right after it, without a line end, is a paste cut short.
+ */
+static void test_empty_modifier(const char *dir)
+{
+	size_t size;
+	char *text = slurp(dir, EMPTY_MODIFIER, &size);
+	struct board *b = load(text, size, EMPTY_MODIFIER, NULL);
+	struct hwct_error err;
+	char *shown;
+
+	CHECK(b != NULL);
+	if (!b) {
+		free(text);
+		return;
+	}
+	for (size_t i = 0; i < b->plane_count; i++) {
+		const struct board_plane *p = &b->planes[i];
+
+		CHECK(p->has_in_formats);
+		CHECK_INT(p->empty_modifier_count, 1);
+		CHECK(p->empty_modifier_count == 1 && p->empty_modifiers[0] == AFBC_32X8);
+		for (size_t j = 0; j < p->format_count; j++) {
+			CHECK(!board_plane_has_format(p, p->formats[j].fourcc, AFBC_32X8));
+		}
+	}
+	CHECK(board_plane_has_format(plane_by_id(b, 32), XR24, AFBC_16X16));
+	CHECK(!board_plane_has_format(plane_by_id(b, 32), NV12, AFBC_16X16));
+	CHECK_INT(plane_by_id(b, 34)->format_count, 2);
+	shown = print(b);
+	CHECK(tl_contains(shown, "modifiers with no format (IN_FORMATS lists them empty): "
+		"0x0800000000001056"), "%s", shown);
+	free(shown);
+	board_destroy(b);
+	/* The same text without its last line end: maybe cut after the modifier. */
+	CHECK(board_from_drm_info_text(text, size - 1, "paste", NULL, &err) == NULL);
+	CHECK(tl_contains(err.message, "paste: line 80: expected the formats of modifier"), "%s",
+		err.message);
+	free(text);
+}
+
+/*
+ * Two devices, the first a touch-bar panel whose only connected connector
+ * is non-desktop: the default is the second; either is taken when asked,
+ * and `hwc-trace board` names both and which was taken, and why.
+ */
+static void test_non_desktop(const char *dir)
+{
+	static const struct {
+		const char *device;
+		const char *driver;
+		uint32_t width, height;
+		size_t index;
+		enum board_device_pick pick;
+		const char *shown;
+	} cases[] = {
+		{ NULL, "i915", 2880, 1800, 1, BOARD_PICK_DESKTOP,
+			"device  2 of 2, /dev/dri/card1: the first with a connected desktop connector\n"
+			"    1 /dev/dri/card0  driver appletbdrm, 1 CRTC, 1 connected, 1 of them "
+			"non-desktop\n"
+			"  * 2 /dev/dri/card1  driver i915, 1 CRTC, 1 connected\n" },
+		{ "1", "appletbdrm", 60, 2008, 0, BOARD_PICK_ASKED,
+			"device  1 of 2, /dev/dri/card0: asked for\n" },
+		{ "/dev/dri/card0", "appletbdrm", 60, 2008, 0, BOARD_PICK_ASKED,
+			"  * 1 /dev/dri/card0  driver appletbdrm" },
+		{ "2", "i915", 2880, 1800, 1, BOARD_PICK_ASKED, "  * 2 /dev/dri/card1" },
+		{ "card0", "appletbdrm", 60, 2008, 0, BOARD_PICK_ASKED, "  * 1 /dev/dri/card0" },
+	};
+	size_t size;
+	char *text = slurp(dir, TOUCHBAR, &size);
+	struct hwct_error err;
+
+	CHECK(board_from_drm_info_text(text, size, "paste", "card5", &err) == NULL);
+	CHECK(tl_contains(err.message, "no device \"Node: card5\" (the paste holds 1 /dev/dri/card0, "
+		"2 /dev/dri/card1)"), "%s", err.message);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct board *b = load(text, size, TOUCHBAR, cases[i].device);
+		char *shown;
+
+		CHECK(b != NULL, "case %zu loads", i);
+		if (!b) {
+			continue;
+		}
+		CHECK_STR(b->driver, cases[i].driver);
+		CHECK_INT(b->width, cases[i].width);
+		CHECK_INT(b->height, cases[i].height);
+		CHECK_INT(b->device_count, 2);
+		CHECK_INT(b->device_index, cases[i].index);
+		CHECK_INT(b->device_pick, cases[i].pick);
+		shown = print(b);
+		CHECK(tl_contains(shown, cases[i].shown), "case %zu: \"%s\" in\n%s", i,
+			cases[i].shown, shown);
+		free(shown);
+		board_destroy(b);
+	}
+	free(text);
+}
+
+/* One device of the shapes below: NODE, CONNECTORS, CRTCS and PLANES entries. */
+#define SHAPE_CONNECTOR(id, status, non_desktop, crtc, mode) \
+	"│   ├───Connector\n│   │   ├───Object ID: " id "\n│   │   ├───Type: DisplayPort\n" \
+	"│   │   ├───Status: " status "\n│   │   ├───Modes\n│   │   │   └───" mode "\n" \
+	"│   │   └───Properties\n" \
+	"│   │       ├───\"non-desktop\" (immutable): range [0, 1] = " non_desktop "\n" \
+	"│   │       └───\"CRTC_ID\" (atomic): object CRTC = " crtc "\n"
+#define SHAPE_CRTC(id, mode) \
+	"│   ├───CRTC\n│   │   ├───Object ID: " id "\n│   │   └───Legacy info\n" \
+	"│   │       └───Mode: " mode "\n"
+#define SHAPE_PLANE \
+	"└───Planes\n    └───Plane 0\n        ├───Object ID: 7\n        ├───CRTCs: {0, 1}\n" \
+	"        └───Properties\n" \
+	"            └───\"type\" (immutable): enum {Overlay, Primary, Cursor} = Primary\n"
+
+/*
+ * Shapes a real driver or drm_info version may print, each read without an
+ * error: the size and CRTC taken say it was read as meant.
+ */
+static void test_shapes(const char *dir)
+{
+	static const struct {
+		const char *what, *text;
+		uint32_t width, height, crtc_index;
+	} cases[] = {
+		{ "a headset on CRTC 0, the desktop on CRTC 1: CRTC 1",
+			"Node: /dev/dri/card0\n├───Connectors\n"
+			SHAPE_CONNECTOR("40", "connected", "1", "5", "2160×2160@90.00")
+			"│   └───Connector\n│       ├───Object ID: 41\n│       ├───Status: connected\n"
+			"│       └───Modes\n│           └───1920×1080@60.00\n"
+			"├───CRTCs\n" SHAPE_CRTC("5", "2160×2160@90.00")
+			"│   └───CRTC\n│       ├───Object ID: 6\n│       └───Legacy info\n"
+			"│           └───Mode: 1920×1080@60.00\n" SHAPE_PLANE,
+			1920, 1080, 1 },
+		{ "no CRTC mode, a headset connected first: the desktop connector's mode",
+			"Node: /dev/dri/card0\n├───Connectors\n"
+			SHAPE_CONNECTOR("40", "connected", "1", "0", "2160×2160@90.00")
+			SHAPE_CONNECTOR("41", "connected", "0", "0", "1280×720@60.00")
+			"│   └───Connector\n│       └───Object ID: 42\n"
+			"├───CRTCs\n│   └───CRTC\n│       └───Object ID: 5\n" SHAPE_PLANE,
+			1280, 720, 0 },
+		{ "only a headset: its mode (a device read on purpose)",
+			"Node: /dev/dri/card0\n├───Connectors\n"
+			SHAPE_CONNECTOR("40", "connected", "1", "0", "2160×2160@90.00")
+			"│   └───Connector\n│       ├───Object ID: 41\n│       ├───Status: connected\n"
+			"│       └───Modes\n"
+			"├───CRTCs\n│   └───CRTC\n│       └───Object ID: 5\n" SHAPE_PLANE,
+			2160, 2160, 0 },
+		{ "connectors without modes, a plane on no CRTC, unknown sections and properties",
+			"Node: /dev/dri/card0\r\n├───Connectors\r\n│   └───Connector\r\n"
+			"│       ├───Object ID: 40\r\n│       └───Status: connected\r\n"
+			"├───Something newer\r\n│   └───\"odd\": [1, 2]\r\n"
+			"├───CRTCs\r\n│   └───CRTC\r\n│       └───Object ID: 5\r\n"
+			"└───Planes\r\n    └───Plane 0\r\n        ├───Object ID: 7\r\n"
+			"        ├───CRTCs: {}\r\n        └───Properties\r\n"
+			"            ├───\"type\" (immutable): enum {Overlay, Primary, Cursor} = Overlay\r\n"
+			"            ├───\"COLOR_PIPELINE\" (atomic): enum {Bypass} = Bypass\r\n"
+			"            └───\"IN_FORMATS\" (immutable): blob = 0\r\n"
+			"That was all.\r\n",
+			0, 0, 0 },
+	};
+
+	(void)dir;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct hwct_error err;
+		struct board *b = board_from_drm_info_text(cases[i].text, strlen(cases[i].text),
+			"paste", NULL, &err);
+
+		CHECK(b != NULL, "%s: %s", cases[i].what, b ? "" : err.message);
+		if (!b) {
+			continue;
+		}
+		CHECK(b->width == cases[i].width && b->height == cases[i].height &&
+			b->crtc_index == cases[i].crtc_index, "%s: got %ux%u on CRTC %u", cases[i].what,
+			(unsigned)b->width, (unsigned)b->height, (unsigned)b->crtc_index);
+		board_destroy(b);
+	}
+}
+
 static const struct tl_case cases[] = {
 	{ "equivalence", test_equivalence },
 	{ "k230", test_k230 },
@@ -404,6 +632,9 @@ static const struct tl_case cases[] = {
 	{ "no-connectors", test_no_connectors },
 	{ "cut", test_cut },
 	{ "hostile", test_hostile },
+	{ "empty-modifier", test_empty_modifier },
+	{ "non-desktop", test_non_desktop },
+	{ "shapes", test_shapes },
 };
 
 int main(int argc, char **argv)
