@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""vm-boards.py HWC_REPLAY HWC_TRACE SNAPSHOT_JSON VM_RUN VM_CACHE UNAVAILABLE_STATUS TRACE BOARD...
+"""vm-boards.py HWC_REPLAY HWC_TRACE SNAPSHOT_JSON VM_RUN VM_CACHE UNAVAILABLE_STATUS TRACE[,TRACE] BOARD...
 
 The 'vm-boards' test (docs/vm-tests.md, "A current kernel's vkms" and "vkms shaped like a
 board"), on the newest Debian kernel line (7.x, vkms built from its source):
@@ -9,12 +9,16 @@ board"), on the newest Debian kernel line (7.x, vkms built from its source):
    Android's own formats ABGR8888 (AB24), XBGR8888, ARGB8888 and NV12, LINEAR only, and has a
    rotation property with every rotation and reflection, but no zpos, alpha or blend mode
    property; a writeback connector. Then the first frames of TRACE with --mode at the
-   recording's size: every layer on a plane, nothing composed, no format substitution.
+   recording's size: every layer on a plane, nothing composed, no format substitution
+   (the first TRACE).
 2. for each BOARD (a drm_info dump): the vkms device hwc-replay --vm --board builds from it
    (hwc-trace board --vkms), read back the same way, has the dump's CRTC count and the dump's
    planes in the dump's order, each with the dump's type and possible CRTCs, and a writeback
-   connector; TRACE then replays on it through hwc-replay --vm --board and every frame has
-   a writeback checksum.
+   connector. Then the kernel checks the profile: frames 0-9 of each TRACE predicted by
+   hwc-replay --profile BOARD and replayed through hwc-replay --vm --board BOARD (a
+   writeback checksum every frame, planes named by the dump's ids), compared by hwc-trace
+   diff, whose placement agreement is printed; every layer they place differently must be
+   one that what vkms cannot copy explains (plane alpha, blend mode, zpos, scaling).
 
 One boot per device. Exit 0, 1 on a failed check, UNAVAILABLE_STATUS when no VM can be
 prepared or booted here.
@@ -40,7 +44,9 @@ def fail(msg):
 class Ctx:
     def __init__(self, argv):
         (self.replay, self.trace_tool, self.snapshot, self.vm_run, self.cache, unavailable,
-         self.trace) = argv[1:8]
+         traces) = argv[1:8]
+        self.traces = traces.split(",")
+        self.trace = self.traces[0]
         self.boards = argv[8:]
         self.unavailable = int(unavailable)
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="vm-boards."))
@@ -135,22 +141,64 @@ def shaped_device(ctx, dump):
     print("%s: %d CRTCs and %d planes read back as in the dump: %s" % (
         name, len(got["crtc_ids"]), len(back), " ".join("%s@%s" % (t, ",".join(map(str, c)))
                                                           for t, c in back)))
-    results = ctx.tmp / (name + ".results.json")
-    r = subprocess.run([ctx.replay, ctx.trace, "--vm", "--kernel", "newest", "--board", dump,
-                        "--frames", "0-4", "--mode", "540x1200", "--results", str(results)],
-                       capture_output=True, text=True, env=ctx.env)
+    for trace in ctx.traces:
+        check_profile(ctx, name, dump, trace)
+
+
+# Reasons a kernel verdict may differ from the profile's for: what vkms cannot copy of a dump
+# (board_vkms.c's "not emulated" list): a plane property vkms has not, or scaling.
+NOT_EMULATED_REASONS = {"alpha-blend", "blend", "scaling", "zpos"}
+
+
+def check_profile(ctx, name, dump, trace):
+    """The same frames of trace predicted by --profile dump and replayed on vkms shaped like
+    dump: hwc-trace diff's placement agreement, every disagreement one that the not-emulated
+    list explains."""
+    tname = pathlib.Path(trace).stem
+    kernel = ctx.tmp / ("%s.%s.kernel.json" % (name, tname))
+    profile = ctx.tmp / ("%s.%s.profile.json" % (name, tname))
+    common = ["--frames", "0-9", "--mode", "540x1200"]
+    r = subprocess.run([ctx.replay, trace, "--vm", "--kernel", "newest", "--board", dump, "--results",
+                        str(kernel)] + common, capture_output=True, text=True, env=ctx.env)
     if r.returncode == ctx.unavailable or r.returncode == 4:
         sys.exit(ctx.unavailable)
     if r.returncode != 0:
         fail("%s: hwc-replay --vm --board exited %d:\n%s" % (name, r.returncode, r.stderr[-3000:]))
     if "not emulated: each plane's formats" not in r.stderr:
         fail("%s: hwc-replay did not say what the vkms board does not emulate:\n%s" % (name, r.stderr))
-    plans = json.loads(results.read_text())["frames"]
-    if len(plans) != 5 or not all(f.get("checksum") for f in plans):
-        fail("%s: %d frames, checksums %s" % (name, len(plans), [f.get("checksum") for f in plans]))
-    on_planes = sum(1 for f in plans for l in f["plan"] if l.get("plane") is not None)
-    print("%s: frames 0-4 replayed on it, %d of %d layers on planes, a checksum per frame" % (
-        name, on_planes, sum(len(f["plan"]) for f in plans)))
+    p = subprocess.run([ctx.replay, trace, "--profile", dump, "--results", str(profile), "-q"] + common,
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        fail("%s: hwc-replay --profile exited %d: %s" % (name, p.returncode, p.stderr[-2000:]))
+    k = json.loads(kernel.read_text())
+    if not k.get("emulated_board") or len(k["frames"]) != 10 or not all(f.get("checksum") for f in k["frames"]):
+        fail("%s %s: emulated_board %s, %d frames, checksums %s" % (
+            name, tname, k.get("emulated_board"), len(k["frames"]), [f.get("checksum") for f in k["frames"]]))
+    dump_planes = {q["id"] for q in ctx.board_json(dump)["planes"]}
+    for f in k["frames"]:
+        for l in f["plan"]:
+            if l.get("plane") is not None and l["plane"] not in dump_planes:
+                fail("%s %s frame %d: layer %d on plane %d, not a plane of the dump %s" % (
+                    name, tname, f["frame"], l["layer"], l["plane"], sorted(dump_planes)))
+    d = subprocess.run([ctx.trace_tool, "diff", str(profile), str(kernel)], capture_output=True, text=True)
+    line = next((x for x in d.stdout.splitlines() if x.startswith("placement: ")), None)
+    if d.returncode not in (0, 1) or not line:
+        fail("%s %s: hwc-trace diff exited %d without a placement line:\n%s%s" % (
+            name, tname, d.returncode, d.stdout[-2000:], d.stderr[-1000:]))
+    pf = {f["frame"]: f for f in json.loads(profile.read_text())["frames"]}
+    unexplained = []
+    for f in k["frames"]:
+        ours = {l["layer"]: l for l in pf[f["frame"]]["plan"]}
+        for l in f["plan"]:
+            o = ours.get(l["layer"])
+            if o is None or o.get("plane") == l.get("plane"):
+                continue
+            if not NOT_EMULATED_REASONS & set(l["reasons"] + o["reasons"]):
+                unexplained.append((f["frame"], l["layer"], o.get("plane"), l.get("plane"), l["reasons"]))
+    if unexplained:
+        fail("%s %s: kernel and profile disagree where nothing vkms lacks explains it "
+             "(frame, layer, profile plane, kernel plane, kernel reasons): %s" % (name, tname, unexplained))
+    print("%s %s frames 0-9: kernel vs profile %s" % (name, tname, line[len("placement: "):].split(":")[0]))
 
 
 def main():
