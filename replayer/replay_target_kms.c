@@ -40,7 +40,9 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		.height = cfg->mode_height,
 		.refresh_hz = cfg->mode_refresh_hz,
 	};
-	struct kms_output_request output = { .fd = -1, .no_writeback = true };
+	/* A display after the first leaves the writeback connector to the first, but takes one
+	 * that serves its own CRTC alone (a board-shaped vkms has one per CRTC). */
+	struct kms_output_request output = { .fd = -1, .no_writeback = true, .own_writeback = true };
 	uint32_t w, h, index;
 
 	if (cfg->crtc_slot) {	/* a display after the first: a connector and CRTC of its own on the same node */
@@ -54,7 +56,7 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		output.crtcs_taken = cfg->crtc_taken;
 		ko.path = kms_device_path(first);
 		ko.output = &output;
-		ko.readback = false;	/* the writeback connector serves the first display */
+		/* without a writeback connector of its own: no readback (backend_kms_create) */
 	}
 	if (!ko.compositor) {
 		t->priv = compositor_create("pixman");

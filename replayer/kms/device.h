@@ -40,6 +40,8 @@ struct kms_output_request {
 	uint32_t crtcs_taken;		/* CRTC indices (bit per index) other displays drive; the planes
 					 * those CRTCs can use are left to them */
 	bool no_writeback;		/* leave the writeback connector to another display */
+	bool own_writeback;		/* ... unless one serves this display's CRTC alone (vkms made by
+					 * configfs with writeback on every CRTC) */
 };
 
 /*

@@ -2,7 +2,9 @@
  * The outputs a device drives (device.h): the first connected connector
  * that no other display drives, its preferred mode and a CRTC for it that
  * no other display drives, and the writeback connector with whether its
- * encoder may share that CRTC.
+ * encoder may share that CRTC: the first whose encoder can drive that CRTC
+ * (else the first), or, for a display after the first, one whose encoder
+ * drives that CRTC alone.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -91,6 +93,43 @@ static uint32_t encoder_clones(int fd, const drmModeRes *res, uint32_t id, int *
 	return clones;
 }
 
+#define WRITEBACK_CANDIDATES 32
+
+struct writeback_candidate {
+	uint32_t connector, encoder;
+	uint32_t crtcs;			/* the encoder's possible_crtcs */
+};
+
+static uint32_t encoder_crtcs(int fd, uint32_t id)
+{
+	drmModeEncoder *enc = drmModeGetEncoder(fd, id);
+	uint32_t crtcs = enc ? enc->possible_crtcs : 0;
+
+	drmModeFreeEncoder(enc);
+	return crtcs;
+}
+
+/* Takes the writeback connector for the display on CRTC index crtc (kms_output_request). */
+static void pick_writeback(struct kms_device *dev, const struct writeback_candidate *wb, size_t count,
+	int crtc, bool own_only, uint32_t *wb_enc)
+{
+	const struct writeback_candidate *pick = NULL;
+	uint32_t bit = crtc >= 0 && crtc < 32 ? 1u << crtc : 0;
+
+	for (size_t i = 0; i < count && !pick; i++) {
+		if (own_only ? wb[i].crtcs == bit : (wb[i].crtcs & bit) != 0) {
+			pick = &wb[i];
+		}
+	}
+	if (!pick && !own_only && count > 0) {
+		pick = &wb[0];
+	}
+	if (pick) {
+		dev->writeback_id = pick->connector;
+		*wb_enc = pick->encoder;
+	}
+}
+
 /* Whether the display's and the writeback's encoders may drive one CRTC together. */
 static bool clonable(int fd, const drmModeRes *res, uint32_t display_enc, uint32_t wb_enc)
 {
@@ -105,7 +144,9 @@ int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, const
 	struct hwct_error *err)
 {
 	uint32_t display_enc = 0, wb_enc = 0, connected = 0, free_connected = 0;
-	int crtc = -1;
+	struct writeback_candidate wb[WRITEBACK_CANDIDATES];
+	size_t wb_count = 0;
+	int crtc = -1, display_crtc = -1;
 
 	for (int i = 0; i < res->count_connectors; i++) {
 		drmModeConnector *conn = get_connector(dev->fd, res->connectors[i]);
@@ -115,9 +156,10 @@ int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, const
 			continue;
 		}
 		if (conn->connector_type == DRM_MODE_CONNECTOR_WRITEBACK) {
-			if (!dev->writeback_id && conn->count_encoders > 0 && !req->no_writeback) {
-				dev->writeback_id = conn->connector_id;
-				wb_enc = conn->encoders[0];
+			if (conn->count_encoders > 0 && wb_count < WRITEBACK_CANDIDATES &&
+				(!req->no_writeback || req->own_writeback)) {
+				wb[wb_count++] = (struct writeback_candidate){ conn->connector_id, conn->encoders[0],
+					encoder_crtcs(dev->fd, conn->encoders[0]) };
 			}
 		} else if (conn->connection == DRM_MODE_CONNECTED && (mode = preferred_mode(conn))) {
 			bool taken = i < 32 && (req->connectors_taken & (1u << i));
@@ -133,6 +175,7 @@ int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, const
 			dev->preferred = *mode;
 			dev->crtc_index = (uint32_t)crtc;
 			dev->crtc_id = res->crtcs[crtc];
+			display_crtc = crtc;
 			display_enc = conn->encoder_id ? conn->encoder_id :
 				(conn->count_encoders > 0 ? conn->encoders[0] : 0);
 		}
@@ -150,6 +193,7 @@ int kms_device_find_outputs(struct kms_device *dev, const drmModeRes *res, const
 		return hwct_error_set(err, -ENODEV, dev->path, UINT64_MAX,
 			"connectors: no connected connector with a mode and a CRTC");
 	}
+	pick_writeback(dev, wb, wb_count, display_crtc, req->no_writeback, &wb_enc);
 	dev->writeback_exclusive = dev->writeback_id &&
 		!clonable(dev->fd, res, display_enc, wb_enc);
 	dev->mode = dev->preferred;

@@ -1,6 +1,6 @@
 /*
  * A vkms device shaped like a board (board.h): the CRTCs, the planes with
- * their types and possible CRTCs, and a writeback connector, as the lines
+ * their types and possible CRTCs, and writeback connectors, as the lines
  * tests/vm/vm-init turns into a vkms configfs device (Linux 6.19 and later;
  * Documentation/gpu/vkms.rst, "Configuring With Configfs"), and the list of
  * what of the board such a device copies and what it cannot.
@@ -32,7 +32,7 @@ struct vkms_shape {
 	size_t crtc_count;
 	size_t plane_count;
 	struct vkms_plane planes[VKMS_MAX_OBJECTS];
-	uint32_t writeback_crtc;	/* index of the CRTC with writeback */
+	uint32_t writeback_crtc;	/* index of the board's modelled CRTC (its connector comes first) */
 	struct board_vkms_notes *notes;
 };
 
@@ -208,14 +208,15 @@ static int shape(struct vkms_shape *s, const struct board *board)
 		overlays += s->planes[i].type == BOARD_PLANE_OVERLAY;
 		cursors += s->planes[i].type == BOARD_PLANE_CURSOR;
 	}
-	if (note(s->notes, true, "CRTCs: %zu, each with an encoder and a Virtual connector; the connector "
-		"of CRTC %u connected", s->crtc_count, s->writeback_crtc) ||
+	if (note(s->notes, true, "CRTCs: %zu, each with an encoder and a connected Virtual connector, CRTC "
+		"%u's first (the board's modelled CRTC, for a trace's first display)", s->crtc_count,
+		s->writeback_crtc) ||
 		note(s->notes, true, "planes: %zu (%zu primary, %zu overlay, %zu cursor) with the dump's types "
 			"and possible CRTCs, in the dump's order", s->plane_count, primaries, overlays, cursors) ||
-		note(s->notes, board->has_writeback,
-			board->has_writeback ? "a writeback connector on CRTC %u" :
-			"added, not in the dump: a writeback connector on CRTC %u (for the checksums)",
-			s->writeback_crtc) ||
+		note(s->notes, false, board->has_writeback ?
+			"writeback: a connector on each CRTC, each serving its own (for every display's checksums; "
+			"the dump has one)" : "added, not in the dump: a writeback connector on each CRTC (for every "
+			"display's checksums)") ||
 		note(s->notes, false, "the connector's modes: vkms's Virtual connector offers any size up to "
 			"4096x2160 (the dump's is %ux%u)", board->width, board->height)) {
 		return -ENOMEM;
@@ -246,7 +247,7 @@ int board_vkms_write(const struct board *board, FILE *out, struct board_vkms_not
 	fprintf(out, "# vkms device shaped like %s (driver %s); hwc-replay --vm --board, tests/vm/vm-init\n",
 		board->name, *board->driver ? board->driver : "unknown");
 	for (size_t c = 0; c < s.crtc_count; c++) {
-		fprintf(out, "crtc c%02zu %d\n", c, c == s.writeback_crtc);
+		fprintf(out, "crtc c%02zu 1\n", c);	/* writeback everywhere: every display has checksums */
 	}
 	for (size_t i = 0; i < s.plane_count; i++) {
 		fprintf(out, "plane p%02zu %d", i, (int)s.planes[i].type);
@@ -256,8 +257,13 @@ int board_vkms_write(const struct board *board, FILE *out, struct board_vkms_not
 	for (size_t c = 0; c < s.crtc_count; c++) {
 		fprintf(out, "encoder e%02zu c%02zu\n", c, c);
 	}
+	/* all connected, the modelled CRTC's first: a replay drives the first connected connector
+	 * with its first display and the next ones with the trace's other displays */
+	fprintf(out, "connector n%02u 1 e%02u\n", s.writeback_crtc, s.writeback_crtc);
 	for (size_t c = 0; c < s.crtc_count; c++) {
-		fprintf(out, "connector n%02zu %d e%02zu\n", c, c == s.writeback_crtc ? 1 : 2, c);
+		if (c != s.writeback_crtc) {
+			fprintf(out, "connector n%02zu 1 e%02zu\n", c, c);
+		}
 	}
 	if (fflush(out) != 0 || ferror(out)) {
 		board_vkms_notes_finish(notes);

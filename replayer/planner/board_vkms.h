@@ -24,8 +24,8 @@ struct board_vkms_notes {
 
 /*
  * Writes to out the lines tests/vm/vm-init turns into a vkms configfs device
- * with board's CRTCs (one encoder and Virtual connector each, only the
- * board's modelled CRTC's connected, with a writeback connector), its planes
+ * with board's CRTCs (one encoder and connected Virtual connector each, the
+ * board's modelled CRTC's first, with a writeback connector), its planes
  * with their types and possible CRTCs in the board's order, bent where vkms
  * refuses the dump's shape; fills notes (which it initialises; free with
  * board_vkms_notes_finish). Returns 0, -ENOMEM, -E2BIG (no room for a
