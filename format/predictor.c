@@ -65,6 +65,9 @@ int predictor_apply(int predictor, uint8_t *dst, const uint8_t *src, const struc
 {
 	size_t row = blk->row_len;
 
+	if (blk->size == 0) {	/* dst and src may be NULL */
+		return 0;
+	}
 	switch (predictor) {
 	case HWCT__BLOB_PREDICTOR__PREDICT_LEFT:
 		for (size_t off = 0; off < blk->size; off += row) {
@@ -91,6 +94,9 @@ int predictor_undo(int predictor, uint8_t *dst, const uint8_t *src, const struct
 {
 	size_t row = blk->row_len;
 
+	if (blk->size == 0) {	/* dst and src may be NULL */
+		return 0;
+	}
 	if (predictor == HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED) {
 		return planar_undo(dst, src, blk);
 	}

@@ -21,14 +21,16 @@ struct pixel_block {
 
 /*
  * Writes the prediction residuals of src into dst (same size, no overlap).
- * predictor must be valid for blk (predictor_valid). Returns 0 or -ENOMEM.
+ * predictor must be valid for blk (predictor_valid). An empty block
+ * (blk->size 0) is left alone: dst and src may then be NULL (protobuf-c
+ * gives an empty bytes field as NULL). Returns 0 or -ENOMEM.
  */
 int predictor_apply(int predictor, uint8_t *dst, const uint8_t *src, const struct pixel_block *blk);
 
 /*
  * Undoes predictor_apply: the payload bytes of the residuals src into dst
- * (same size, no overlap). predictor must be valid for blk. Returns 0 or
- * -ENOMEM.
+ * (same size, no overlap). predictor must be valid for blk. An empty block
+ * is left alone, as by predictor_apply. Returns 0 or -ENOMEM.
  */
 int predictor_undo(int predictor, uint8_t *dst, const uint8_t *src, const struct pixel_block *blk);
 

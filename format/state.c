@@ -787,7 +787,9 @@ int state_frame(struct state *s, const Hwct__FrameEnd *fe, struct hwct_frame *f,
 		fill_fence(s, &layers[i].buffer.acquire);
 		fill_fence(s, &layers[i].release);
 	}
-	qsort(layers, d->layer_count, sizeof(*layers), compare_z);
+	if (d->layer_count > 0) {	/* no layer yet: *layers_buf may still be NULL */
+		qsort(layers, d->layer_count, sizeof(*layers), compare_z);
+	}
 
 	*f = (struct hwct_frame){
 		.frame = fe->frame,

@@ -117,7 +117,9 @@ int writer_blob_item(struct hwct_writer *w, struct blob_item *item, const struct
 	}
 	item->data = copy.data;
 	item->data_cap = copy.cap;
-	memcpy(item->data, desc->data, desc->size);
+	if (desc->size > 0) {	/* an empty payload may come as NULL */
+		memcpy(item->data, desc->data, desc->size);
+	}
 	item->data_size = desc->size;
 	return 0;
 }

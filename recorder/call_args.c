@@ -369,8 +369,10 @@ void rec_arg_samples_out(struct rec_call *c, unsigned i, const int32_t sizes[4],
 		return;
 	}
 	for (int k = 0; k < 4; k++) {
-		memcpy(dst, samples[k], n[k] * sizeof(uint64_t));
-		dst += n[k];
+		if (n[k] > 0) {	/* a component without samples may have a NULL array */
+			memcpy(dst, samples[k], n[k] * sizeof(uint64_t));
+			dst += n[k];
+		}
 	}
 	a->count = (uint32_t)total;
 }

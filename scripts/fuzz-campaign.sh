@@ -7,10 +7,15 @@
 # (libFuzzer -merge=1 keeps the smallest inputs that cover the same).
 # Prints, per target, the executions run and the coverage reached; crashes
 # and hangs stay in build-fuzz/campaign/TARGET/ (crash-*, timeout-*, oom-*):
-# each becomes a regression test before the next commit.
+# each becomes a regression test before the next commit. Runs with the
+# sanitizer options of every sanitized run (scripts/sanitizer-env.sh): the
+# first report stops a run and its input is a crash-* like any other.
+# Inputs a test names (by file name, in a tests/*/meson.build) stay in the
+# kept corpus whatever the merge keeps.
 # Usage: scripts/fuzz-campaign.sh [SECONDS] [JOBS] [TARGET...]
 set -u
 cd "$(dirname "$0")/.."
+. scripts/sanitizer-env.sh
 seconds=${1:-3600}
 jobs=${2:-1}
 shift $(( $# > 2 ? 2 : $# ))
@@ -46,6 +51,10 @@ for name in "${targets[@]}"; do
 	rm -rf "$kept.new" && mkdir -p "$kept.new"
 	if "$bin" -merge=1 "$kept.new" "$kept" "$work/corpus" >"$work/merge.log" 2>&1 &&
 			[ -n "$(ls -A "$kept.new")" ]; then
+		# the regression inputs unit tests import (tests/winscope/meson.build) stay
+		for f in $(grep -rhoE "'[0-9a-f]{40}'" tests --include=meson.build | tr -d "'" | sort -u); do
+			[ -f "$kept/$f" ] && cp -n "$kept/$f" "$kept.new/"
+		done
 		rm -rf "$kept" && mv "$kept.new" "$kept"
 		# inputs past 64 KB are the seeds themselves (kept by seeds.txt): not copied again
 		find "$kept" -type f -size +64k -delete

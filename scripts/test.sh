@@ -7,7 +7,10 @@
 #   2. device tests on vkms in a qemu VM (suite "vm");
 #   3. unit tests again under ASan+UBSan (clang), build-asan/;
 #   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60) over its seeds
-#      (tests/fuzz/seeds.txt) and kept corpus (tests/fuzz/corpus), build-fuzz/.
+#      (tests/fuzz/seeds.txt) and kept corpus (tests/fuzz/corpus), build-fuzz/,
+#      after checking that a sanitizer report stops a run (fuzz-ub-fatal).
+# Steps 3 and 4 run with scripts/sanitizer-env.sh's options: the first
+# sanitizer report stops the process and fails its test or fuzz run.
 # Ends with one line "N passed, N failed, N skipped" over all of them.
 # Environment: HWCT_SKIP_VM=1 skips step 2; HWCT_FUZZ_SECONDS=0 skips step 4.
 set -u
@@ -65,17 +68,34 @@ if [ "${HWCT_SKIP_VM:-0}" != 1 ] && [ -d tests/vm ]; then
 	run_suite build vm --suite vm
 fi
 
+# Every sanitized run below stops at its first report (the runtime options,
+# exported; the builds add -fno-sanitize-recover=all: tests/README.md).
+. scripts/sanitizer-env.sh
+sanitize=address,undefined
+
 step "unit tests under ASan+UBSan (clang)"
-if CC=clang setup build-asan -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false; then
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-		run_suite build-asan asan --suite unit
+if CC=clang setup build-asan -Dtests=enabled -Db_sanitize=$sanitize -Db_lundef=false; then
+	run_suite build-asan asan --suite unit
 else
 	status=1
 fi
 
 if [ "$fuzz_seconds" != 0 ]; then
 	step "fuzz targets, ${fuzz_seconds}s each"
-	if CC=clang setup build-fuzz -Dfuzz=enabled -Dtests=enabled -Db_sanitize=address,undefined -Db_lundef=false; then
+	if CC=clang setup build-fuzz -Dfuzz=enabled -Dtests=enabled -Db_sanitize=$sanitize -Db_lundef=false; then
+		# first, that these settings make a report fatal in this build: else a
+		# run could print a finding and pass (tests/sanitizers/ub-fatal.sh; a skip fails here)
+		if bash tests/sanitizers/ub-fatal.sh build-fuzz/tests/sanitizers/ub-fatal \
+			build-fuzz/tests/sanitizers/ub-fatal-recover "$sanitize" scripts/sanitizer-env.sh \
+			>"$logs/fuzz-ub-fatal.log" 2>&1; then
+			echo "fuzz-ub-fatal: ok (every deliberate error stopped its process)"
+			echo '{"name": "fuzz-ub-fatal", "result": "OK"}' >"$logs/fuzz-ub-fatal.json"
+		else
+			echo "fuzz-ub-fatal: FAILED, a sanitizer report may not stop a fuzz run:"
+			tail -n 30 "$logs/fuzz-ub-fatal.log"
+			echo '{"name": "fuzz-ub-fatal", "result": "FAIL"}' >"$logs/fuzz-ub-fatal.json"
+			status=1
+		fi
 		for target in build-fuzz/tests/fuzz/fuzz-*; do
 			[ -f "$target" ] && [ -x "$target" ] || continue
 			name=$(basename "$target")
@@ -84,15 +104,19 @@ if [ "$fuzz_seconds" != 0 ]; then
 			for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
 				cp -n $seed "$corpus"/ 2>/dev/null || true
 			done
-			# the kept corpus (tests/fuzz/corpus, scripts/fuzz-campaign.sh) is replayed first, read only
+			# the kept corpus (tests/fuzz/corpus, scripts/fuzz-campaign.sh) is replayed first, read only;
+			# the input of a finding is kept in build-fuzz/findings/$name/ (crash-*, leak-*, ...)
 			kept=tests/fuzz/corpus/$name
 			[ -d "$kept" ] || kept=
+			findings=build-fuzz/findings/$name
+			mkdir -p "$findings"
 			if "$target" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
-				-print_final_stats=1 "$corpus" $kept >"$logs/$name.log" 2>&1; then
+				-print_final_stats=1 -artifact_prefix="$findings/" "$corpus" $kept >"$logs/$name.log" 2>&1; then
 				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
 				echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
 			else
-				echo "$name: FAILED, see $logs/$name.log"
+				echo "$name: FAILED, see $logs/$name.log; the input: $(ls -t "$findings" | head -n 1 |
+					sed "s|^|$findings/|")"
 				tail -n 30 "$logs/$name.log"
 				echo "{\"name\": \"$name\", \"result\": \"FAIL\"}" >"$logs/fuzz-$name.json"
 				status=1

@@ -418,8 +418,10 @@ static int compose_frame(struct session *s, uint64_t vsync)
 	if (!sorted) {
 		return session_fail(s, -ENOMEM);
 	}
-	memcpy(sorted, s->d.layers, count * sizeof(*sorted));
-	qsort(sorted, count, sizeof(*sorted), compare_layers);
+	if (count > 0) {	/* a display with no layer has no array (s->d.layers NULL) */
+		memcpy(sorted, s->d.layers, count * sizeof(*sorted));
+		qsort(sorted, count, sizeof(*sorted), compare_layers);
+	}
 	ret = vsync_callback(s, vsync);
 	s->now = vsync + SESSION_WAKEUP_NS;
 	ret = ret ? ret : session_write_fences(s, s->now, false);

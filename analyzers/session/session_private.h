@@ -30,7 +30,7 @@ struct session_screen {
 	bool is_virtual;
 	bool external;			/* a physical display after the first */
 	uint64_t frames;		/* next FrameEnd.display_frame */
-	struct session_layer **layers;	/* creation order, owned */
+	struct session_layer **layers;	/* creation order, owned; NULL before the first layer */
 	size_t layer_count, layer_cap;
 
 	/* the client target: SurfaceFlinger's framebuffer surface */

@@ -70,8 +70,10 @@ static int build_scene(struct hwc2_kms_device *d)
 	if (ret < 0) {
 		return ret;
 	}
-	memcpy(d->scene_src, d->layers, d->layer_count * sizeof(*d->scene_src));
-	qsort(d->scene_src, d->layer_count, sizeof(*d->scene_src), by_z);
+	if (d->layer_count > 0) {	/* before the first createLayer, d->layers is NULL */
+		memcpy(d->scene_src, d->layers, d->layer_count * sizeof(*d->scene_src));
+		qsort(d->scene_src, d->layer_count, sizeof(*d->scene_src), by_z);
+	}
 	for (size_t i = 0; i < d->layer_count; i++) {
 		struct hwc2_kms_layer *l = d->scene_src[i];
 		struct scene_image *img = &d->scene_images[i];

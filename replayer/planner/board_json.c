@@ -360,7 +360,9 @@ static int parse_node(struct board_json *l, struct json_object *node)
 			return ret;
 		}
 	}
-	qsort(l->board->planes, l->board->plane_count, sizeof(*l->board->planes), compare_planes);
+	if (l->board->plane_count > 0) {	/* "planes": [] leaves the array NULL */
+		qsort(l->board->planes, l->board->plane_count, sizeof(*l->board->planes), compare_planes);
+	}
 	return 0;
 }
 

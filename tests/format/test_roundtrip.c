@@ -352,6 +352,81 @@ static void case_empty(void)
 	free(path);
 }
 
+/*
+ * A blob of no bytes given with a NULL pointer (hwct_writer_add_blob allows
+ * it), as plain data and as pixels (a predictor chosen): stored, then read
+ * back as 0 bytes, decoded and from the reader's cache of decoded blobs (it
+ * once copied 0 bytes from NULL when stored and when read: memcpy).
+ */
+static void case_empty_blob(void)
+{
+	const struct hwct_blob_desc descs[] = {
+		{ .data = NULL, .size = 0, .kind = HWCT_BLOB_BYTES },
+		{ .data = NULL, .size = 0, .kind = HWCT_BLOB_PIXELS, .width = 4, .height = 1, .stride = 16, .bpp = 4 },
+	};
+
+	for (size_t k = 0; k < sizeof(descs) / sizeof(descs[0]); k++) {
+		char *path = test_tmp_path(".zst");
+		struct hwct_writer *w = hwct_writer_create(path, NULL);
+		struct hwct_reader *r;
+		struct hwct_error err;
+		struct hwct_hash hash;
+
+		CHECK(w);
+		CHECK_MSG(hwct_writer_add_blob(w, &descs[k], 0, &hash) == 0, "desc %zu", k);
+		CHECK(hwct_writer_close(w) == 0);
+		r = hwct_reader_open(path, &err);
+		CHECK_MSG(r, "%s", err.message);
+		CHECK(hwct_reader_info(r)->blob_count == 1);
+		for (int pass = 0; pass < 2; pass++) {
+			struct hwct_blob_data d;
+			int ret = hwct_reader_blob(r, &hash, &d);
+
+			CHECK_MSG(ret == 0, "desc %zu, pass %d: %d %s", k, pass, ret,
+				hwct_reader_error(r) ? hwct_reader_error(r)->message : "");
+			CHECK_MSG(d.size == 0, "desc %zu, pass %d: %zu bytes", k, pass, d.size);
+			free(d.data);
+		}
+		hwct_reader_destroy(r);
+		unlink(path);
+		free(path);
+	}
+}
+
+/*
+ * Frames of a display with no layer: the frame model gives each with
+ * layer_count 0 (it once sorted the zero layers of a NULL array: qsort,
+ * format/state.c; hwc-trace stats of an imported Winscope dump with no layers).
+ */
+static void case_no_layers(void)
+{
+	struct test_trace_options o = { .frames = 3, .keyframe_interval = 2, .layers = 0, .seed = 5 };
+	char *path = test_tmp_path(".zst");
+	struct hwct_reader *r;
+	struct hwct_frame_iter *it;
+	const struct hwct_frame *f;
+	struct hwct_error err;
+	unsigned n = 0;
+	int ret;
+
+	test_write_trace(path, &o);
+	r = hwct_reader_open(path, &err);
+	CHECK_MSG(r, "%s", err.message);
+	it = hwct_frame_iter_create(r);
+	CHECK(it);
+	while ((ret = hwct_frame_iter_next(it, &f)) > 0) {
+		CHECK_MSG(f->frame == n && f->layer_count == 0, "frame %llu: %zu layers", (unsigned long long)f->frame,
+			f->layer_count);
+		n++;
+	}
+	CHECK_MSG(ret == 0 && n == o.frames, "%u frames, then %d", n, ret);
+	CHECK(hwct_frame_iter_seek(it, 1) == 0 && hwct_frame_iter_next(it, &f) == 1 && f->layer_count == 0);
+	hwct_frame_iter_destroy(it);
+	hwct_reader_destroy(r);
+	unlink(path);
+	free(path);
+}
+
 static const struct test_case cases[] = {
 	{ "record-kinds", case_record_kinds },
 	{ "blobs", case_blobs },
@@ -360,6 +435,8 @@ static const struct test_case cases[] = {
 	{ "threads", case_threads },
 	{ "budget", case_budget },
 	{ "empty", case_empty },
+	{ "no-layers", case_no_layers },
+	{ "empty-blob", case_empty_blob },
 };
 
 int main(int argc, char **argv)

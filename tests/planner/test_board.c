@@ -741,6 +741,29 @@ static void case_sweep(const char *dir)
 	json_object_put(sw.root);
 }
 
+/*
+ * A dump whose "planes" list is empty loads as a board of no plane, as
+ * `hwc-trace board` shows it (it once sorted the zero planes of a NULL
+ * array: qsort, board_json.c; under ASan+UBSan a report fails the test).
+ */
+static void case_empty_planes(const char *dir)
+{
+	struct json_object *root = tl_json(dir, VKMS_OVERLAYS);
+	struct hwct_error err;
+	struct board *board;
+
+	CHECK(tl_set(tl_node(root), "planes", json_object_new_array()));
+	board = board_from_drm_info_object(root, "edited", NULL, &err);
+	CHECK(board != NULL);
+	if (board) {
+		CHECK_INT(board->plane_count, 0);
+	} else {
+		fprintf(stderr, "%s\n", err.message);
+	}
+	board_destroy(board);
+	json_object_put(root);
+}
+
 static const struct tl_case cases[] = {
 	{ "vkms-overlays", case_vkms_overlays },
 	{ "vkms-no-overlays", case_vkms_no_overlays },
@@ -755,6 +778,7 @@ static const struct tl_case cases[] = {
 	{ "truncated", case_truncated },
 	{ "hostile", case_hostile },
 	{ "sweep", case_sweep },
+	{ "empty-planes", case_empty_planes },
 };
 
 int main(int argc, char **argv)

@@ -33,4 +33,7 @@ int case_perfetto(struct ctx *c);
 /* A legacy fixture and the same entries in a Perfetto trace made by this test import alike (perfetto_case.c). */
 int case_containers(struct ctx *c);
 
+/* An input the fuzzer found: one frame of no layers, no sanitizer report (found_case.c). */
+int case_no_layers(struct ctx *c);
+
 #endif
