@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""vm-boards.py HWC_REPLAY HWC_TRACE SNAPSHOT_JSON VM_RUN VM_CACHE UNAVAILABLE_STATUS TRACE[,TRACE] BOARD...
+"""vm-boards.py HWC_REPLAY HWC_TRACE SNAPSHOT_JSON VM_RUN VM_CACHE UNAVAILABLE_STATUS TRACE[,TRACE] BOARD... [WINSCOPE.pb]
 
 The 'vm-boards' test (docs/vm-tests.md, "A current kernel's vkms" and "vkms shaped like a
 board"), on the newest Debian kernel line (7.x, vkms built from its source):
@@ -18,9 +18,13 @@ board"), on the newest Debian kernel line (7.x, vkms built from its source):
    hwc-replay --profile BOARD and replayed through hwc-replay --vm --board BOARD (a
    writeback checksum every frame, planes named by the dump's ids), compared by hwc-trace
    diff, whose placement agreement is printed; every layer they place differently must be
-   one that what vkms cannot copy explains (plane alpha, blend mode, zpos, scaling).
+   one that what vkms cannot copy explains (plane alpha, blend mode, zpos, scaling), and
+   every frame's writeback checksum must equal the profile's pixman reference checksum.
 
-One boot per device. Exit 0, 1 on a failed check, UNAVAILABLE_STATUS when no VM can be
+3. WINSCOPE (a layer trace of two displays), imported, on vkms shaped like the first BOARD:
+   both displays replayed at once, each on a CRTC of its own with writeback checksums.
+
+One boot per replay. Exit 0, 1 on a failed check, UNAVAILABLE_STATUS when no VM can be
 prepared or booted here.
 """
 import json
@@ -47,7 +51,8 @@ class Ctx:
          traces) = argv[1:8]
         self.traces = traces.split(",")
         self.trace = self.traces[0]
-        self.boards = argv[8:]
+        self.boards = [b for b in argv[8:] if not b.endswith(".pb")]
+        self.winscope = next((b for b in argv[8:] if b.endswith(".pb")), None)
         self.unavailable = int(unavailable)
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="vm-boards."))
         self.env = dict(os.environ, HWCT_VM_CACHE=os.path.realpath(self.cache), HWCT_VM_RUN=self.vm_run)
@@ -195,10 +200,45 @@ def check_profile(ctx, name, dump, trace):
                 continue
             if not NOT_EMULATED_REASONS & set(l["reasons"] + o["reasons"]):
                 unexplained.append((f["frame"], l["layer"], o.get("plane"), l.get("plane"), l["reasons"]))
+    sums = [(f["frame"], pf[f["frame"]].get("checksum"), f.get("checksum")) for f in k["frames"]
+            if pf[f["frame"]].get("checksum") != f.get("checksum")]
+    if sums:
+        fail("%s %s: vkms's writeback and the profile's pixman reference differ (frame, profile, kernel): %s"
+             % (name, tname, sums))
     if unexplained:
         fail("%s %s: kernel and profile disagree where nothing vkms lacks explains it "
              "(frame, layer, profile plane, kernel plane, kernel reasons): %s" % (name, tname, unexplained))
     print("%s %s frames 0-9: kernel vs profile %s" % (name, tname, line[len("placement: "):].split(":")[0]))
+
+
+def multi_display(ctx, dump, winscope):
+    """A real Winscope trace of two displays (a panel and a screen recorder's virtual display)
+    on vkms shaped like dump: each display on a CRTC of its own, each frame of both with a
+    writeback checksum of its own CRTC."""
+    zst = ctx.tmp / "two-displays.zst"
+    p = subprocess.run([ctx.trace_tool, "import-winscope", winscope, str(zst)], capture_output=True, text=True)
+    if p.returncode != 0:
+        fail("import-winscope %s: %s" % (winscope, p.stderr[-2000:]))
+    results = ctx.tmp / "two-displays.json"
+    r = subprocess.run([ctx.replay, str(zst), "--vm", "--kernel", "newest", "--board", dump, "--frames", "0-5",
+                        "--mode", "1080x2400", "--results", str(results)], capture_output=True, text=True, env=ctx.env)
+    if r.returncode == ctx.unavailable or r.returncode == 4:
+        sys.exit(ctx.unavailable)
+    if r.returncode != 0:
+        fail("two displays: hwc-replay exited %d:\n%s" % (r.returncode, r.stderr[-3000:]))
+    frames = json.loads(results.read_text())["frames"]
+    per = {}
+    for f in frames:
+        per.setdefault(f["display"], []).append(f)
+    if sorted(per) != [0, 1]:
+        fail("two displays: frames of displays %s, expected 0 and 1:\n%s" % (sorted(per), r.stderr[-2000:]))
+    for d, fs in sorted(per.items()):
+        bad = [(f["frame"], f.get("checksum"), f.get("checksum_source")) for f in fs
+               if not f.get("checksum") or f.get("checksum_source") != "writeback"]
+        if bad:
+            fail("two displays: display %d frames without a writeback checksum: %s" % (d, bad))
+        print("two displays on %s: display %d, %d frames, a writeback checksum each (first %s)" % (
+            pathlib.Path(dump).stem, d, len(fs), fs[0]["checksum"]))
 
 
 def main():
@@ -207,6 +247,8 @@ def main():
         default_device(ctx)
         for dump in ctx.boards:
             shaped_device(ctx, dump)
+        if ctx.winscope:
+            multi_display(ctx, ctx.boards[0], ctx.winscope)
     finally:
         shutil.rmtree(ctx.tmp, ignore_errors=True)
 
