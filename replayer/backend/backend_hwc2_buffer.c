@@ -2,7 +2,7 @@
  * The hwc2 backend's buffers (backend_hwc2_private.h): test_buffer handles
  * over linear gbm BOs exported as dma-bufs when a DRM node opens (what a
  * KMS-backed module can import), else over memfds laid out like the scene
- * image they carry. A buffer is written only after its release fence
+ * image they carry, made dma-bufs by udmabuf where the kernel has it. A buffer is written only after its release fence
  * signalled; the pool keeps one buffer per recorded buffer id.
  */
 #define _GNU_SOURCE	/* memfd_create */
@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <linux/dma-buf.h>
+#include <linux/udmabuf.h>
 
 #include "hwct_config.h"
 #include "backend_hwc2_private.h"
@@ -171,9 +172,35 @@ static bool create_gbm(struct hwc2_alloc *a, struct hwc2_buffer *b)
 #endif
 }
 
-/* A memfd with rows of exactly width pixels (NV12: the chroma plane after the luma). */
+/*
+ * Turns the memfd b->fd (size bytes, a whole number of pages) into a dma-buf
+ * over the same pages through /dev/udmabuf, so that a module imports it as
+ * it imports any buffer (PRIME): what gbm cannot allocate (NV12 on kms_swrast)
+ * is still a real dma-buf. Leaves the memfd where the kernel has no udmabuf.
+ */
+static void wrap_udmabuf(struct hwc2_buffer *b, size_t size)
+{
+	struct udmabuf_create create = { .memfd = (uint32_t)b->fd, .flags = UDMABUF_FLAGS_CLOEXEC,
+		.offset = 0, .size = size };
+	int dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC), dmabuf;
+
+	if (dev < 0) {
+		return;
+	}
+	dmabuf = fcntl(b->fd, F_ADD_SEALS, F_SEAL_SHRINK) == 0 ? ioctl(dev, UDMABUF_CREATE, &create) : -1;
+	close(dev);
+	if (dmabuf >= 0) {
+		close(b->fd);
+		b->fd = dmabuf;
+	}
+}
+
+/* A memfd with rows of exactly width pixels (NV12: the chroma plane after the luma), made a
+ * dma-buf by udmabuf where the kernel has it. */
 static int create_memfd(struct hwc2_buffer *b)
 {
+	long page = sysconf(_SC_PAGESIZE);
+	size_t pages;
 	uint32_t bpp = bytes_per_pixel(b->tb.fourcc);
 	size_t size;
 
@@ -189,13 +216,16 @@ static int create_memfd(struct hwc2_buffer *b)
 		size += (size_t)b->tb.stride[1] * ((b->tb.height + 1) / 2);
 	}
 	b->tb.modifier = DRM_FORMAT_MOD_LINEAR;
-	b->fd = memfd_create("hwc-replay-buffer", MFD_CLOEXEC);
+	b->fd = memfd_create("hwc-replay-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (b->fd < 0) {
 		return -errno;
 	}
-	if (ftruncate(b->fd, (off_t)size) != 0) {
+	page = page > 0 ? page : 4096;
+	pages = (size + (size_t)page - 1) / (size_t)page * (size_t)page;
+	if (ftruncate(b->fd, (off_t)pages) != 0) {
 		return -errno;
 	}
+	wrap_udmabuf(b, pages);
 	b->size = size;
 	return 0;
 }
