@@ -213,6 +213,9 @@ int replay_target_open(struct replay_target *t, enum replay_target_kind kind, co
 
 void replay_target_close(struct replay_target *t)
 {
+	if (t->report) {
+		t->report(t);
+	}
 	backend_destroy(t->backend);
 	if (t->finish) {
 		t->finish(t);

@@ -64,6 +64,7 @@ struct replay_target {
 	uint32_t connectors_used;	/* kms: the bit (drmModeRes index) of the connector it drives; 0 others */
 	void *priv;			/* the open function's state */
 	void (*finish)(struct replay_target *t);	/* frees priv; may be NULL */
+	void (*report)(struct replay_target *t);	/* notes at close, before the backend goes; may be NULL */
 };
 
 struct replay_target_impl {

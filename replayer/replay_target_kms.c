@@ -14,11 +14,23 @@
 #include "backend_kms.h"
 #include "compositor.h"
 #include "device.h"
+#include "replay.h"
 #include "replay_board.h"
 #include "replay_target.h"
 
 /* Budget of the search planner per frame: TEST_ONLY commits are slow under emulation. */
 #define KMS_SEARCH_BUDGET_NS 200000000
+
+static void kms_report(struct replay_target *t)
+{
+	uint64_t kicks = t->backend ? backend_kms_readback_kicks(t->backend) : 0;
+
+	if (kicks) {
+		replay_note(false, "%s: %llu writeback(s) the driver left pending were completed by a second "
+			"writeback commit (vkms clears its composer flag in the previous job's cleanup; "
+			"docs/vm-tests.md)", t->arg ? t->arg : "kms", (unsigned long long)kicks);
+	}
+}
 
 static void kms_finish(struct replay_target *t)
 {
@@ -66,6 +78,7 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		t->finish = kms_finish;
 		ko.compositor = t->priv;
 	}
+	t->report = kms_report;
 	opts.flags |= PLANNER_DRMHWC_NO_CLIENT_TARGET;	/* a display given no client target yet */
 	if (opts.budget_ns == 0 || opts.budget_ns == PLANNER_DEFAULT_BUDGET_NS) {
 		opts.budget_ns = KMS_SEARCH_BUDGET_NS;	/* no option sets it: the default is replaced */

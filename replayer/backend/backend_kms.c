@@ -395,6 +395,13 @@ const struct board *backend_kms_board(struct backend *b)
 	return k ? k->board : NULL;
 }
 
+uint64_t backend_kms_readback_kicks(struct backend *b)
+{
+	struct kms_backend *k = kms_from_backend(b);
+
+	return k && k->readback ? kms_readback_kicks(k->readback) : 0;
+}
+
 struct kms_device *backend_kms_device(struct backend *b)
 {
 	struct kms_backend *k = kms_from_backend(b);

@@ -51,6 +51,9 @@ struct backend *backend_kms_create(const struct backend_kms_options *opts, struc
 /* The device's board (its planes and mode), owned by b; NULL for another backend. */
 const struct board *backend_kms_board(struct backend *b);
 
+/* Writebacks vkms left pending that a second writeback commit completed (readback.c); 0 for others. */
+uint64_t backend_kms_readback_kicks(struct backend *b);
+
 /* The KMS device, owned by b; NULL for another backend. */
 struct kms_device *backend_kms_device(struct backend *b);
 

@@ -21,7 +21,22 @@ struct kms_readback {
 	struct kms_fb *fb;		/* the writeback buffer, mode-sized; NULL until first attached */
 	int32_t fence;			/* WRITEBACK_OUT_FENCE_PTR target: owned sync_file, -1 */
 	bool armed;			/* a commit wrote fence; finish has not run */
+	uint64_t kicks;			/* writebacks left pending that a kick completed */
 };
+
+/*
+ * vkms (Linux 6.1 to 7.3 at least) has one composer flag for writeback: a
+ * frame's writeback job enables it in its commit, and the job's cleanup,
+ * run from a work queue after the job completed, clears it. When the next
+ * frame's commit comes between the two (the replayer commits as soon as the
+ * previous writeback fence signals; under TCG the cleanup often runs late),
+ * the flag ends cleared with that frame's job pending, and its fence never
+ * signals until another writeback commit sets the flag again. So a wait
+ * longer than this commits the writeback connector alone once more, into
+ * the same framebuffer: the composer runs again and completes the pending
+ * job first, then the kick's.
+ */
+#define READBACK_KICK_MS 1500
 
 static const uint32_t preferred_formats[] = {
 	DRM_FORMAT_XRGB8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_XBGR8888, DRM_FORMAT_ABGR8888,
@@ -156,6 +171,58 @@ int kms_readback_capture(struct kms_readback *rb)
 	return ret;
 }
 
+/* The writeback connector alone into rb's framebuffer, again (READBACK_KICK_MS); its fence in *fence. */
+static int kick(struct kms_readback *rb, int32_t *fence)
+{
+	struct kms_device *dev = rb->dev;
+	drmModeAtomicReq *req = drmModeAtomicAlloc();
+	int ret = 0;
+
+	*fence = -1;
+	if (!req) {
+		return -ENOMEM;
+	}
+	if (drmModeAtomicAddProperty(req, dev->writeback_id, dev->wb_crtc_id, dev->crtc_id) < 0 ||
+		drmModeAtomicAddProperty(req, dev->writeback_id, dev->wb_fb_id, rb->fb->id) < 0 ||
+		drmModeAtomicAddProperty(req, dev->writeback_id, dev->wb_out_fence_ptr,
+			(uint64_t)(uintptr_t)fence) < 0) {
+		ret = -ENOMEM;
+	} else if (drmModeAtomicCommit(dev->fd, req, 0, NULL) != 0) {
+		ret = errno ? -errno : -EIO;
+		*fence = -1;
+	}
+	drmModeAtomicFree(req);
+	return ret;
+}
+
+/* Waits for rb's fence, kicking a writeback vkms left pending once (READBACK_KICK_MS). */
+static int wait_writeback(struct kms_readback *rb, int timeout_ms)
+{
+	int32_t kick_fence = -1;
+	int ret;
+
+	if (timeout_ms <= READBACK_KICK_MS) {
+		return hwct_fence_wait(rb->fence, timeout_ms);
+	}
+	ret = hwct_fence_wait(rb->fence, READBACK_KICK_MS);
+	if (ret != -ETIME || kick(rb, &kick_fence) != 0) {
+		return ret;
+	}
+	ret = hwct_fence_wait(rb->fence, timeout_ms - READBACK_KICK_MS);
+	if (kick_fence >= 0) {
+		/* the kick's job writes the same frame again: let it finish before the frame is read */
+		hwct_fence_wait(kick_fence, timeout_ms);
+		close(kick_fence);
+	}
+	rb->kicks += ret == 0;
+	return ret;
+}
+
+uint64_t kms_readback_kicks(const struct kms_readback *rb)
+{
+	return rb->kicks;
+}
+
 int kms_readback_finish(struct kms_readback *rb, int timeout_ms, bool copy,
 	struct kms_readback_result *out)
 {
@@ -166,7 +233,7 @@ int kms_readback_finish(struct kms_readback *rb, int timeout_ms, bool copy,
 	if (!rb->armed || !rb->fb) {
 		return -EINVAL;
 	}
-	if ((ret = hwct_fence_wait(rb->fence, timeout_ms))) {
+	if ((ret = wait_writeback(rb, timeout_ms))) {
 		return ret;
 	}
 	drop_fence(rb);

@@ -56,6 +56,12 @@ uint32_t kms_readback_fourcc(const struct kms_readback *rb);
 int kms_readback_capture(struct kms_readback *rb);
 
 /*
+ * How many writebacks vkms left pending (its composer flag cleared by the
+ * previous job's cleanup, readback.c) completed after a kick.
+ */
+uint64_t kms_readback_kicks(const struct kms_readback *rb);
+
+/*
  * Waits up to timeout_ms for the writeback of the last commit rb joined,
  * then checksums the frame and, when copy, copies it into out->pixels.
  * Returns 0 with *out filled, -EINVAL when rb joined no commit since the
