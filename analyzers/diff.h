@@ -125,6 +125,9 @@ struct diff_results {
 	struct diff_result_frame *frames;	/* owned, in file order */
 	size_t count;
 	bool complete;
+	size_t plane_id_count;		/* board.plane_ids; 0 when absent */
+	uint64_t *plane_ids;		/* owned: the device's planes in object-id order, by which plans
+					 * of two kernels compare (the k-th plane of both is the same) */
 };
 
 /*

@@ -172,6 +172,25 @@ static void copy_string(char *out, size_t size, struct json_object *v)
 	snprintf(out, size, "%s", json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "");
 }
 
+/* board.plane_ids (results of before it have none: plans then compare by plane id). */
+static void read_plane_ids(struct diff_results *res, struct json_object *ids)
+{
+	size_t n = ids && json_object_is_type(ids, json_type_array) ? json_object_array_length(ids) : 0;
+
+	res->plane_ids = n ? calloc(n, sizeof(*res->plane_ids)) : NULL;
+	for (size_t i = 0; res->plane_ids && i < n; i++) {
+		struct json_object *v = json_object_array_get_idx(ids, i);
+
+		if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) <= 0) {
+			free(res->plane_ids);
+			res->plane_ids = NULL;
+			return;
+		}
+		res->plane_ids[i] = (uint64_t)json_object_get_int64(v);
+	}
+	res->plane_id_count = res->plane_ids ? n : 0;
+}
+
 struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 {
 	struct hwct_error err;
@@ -201,6 +220,7 @@ struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 		copy_string(res->target, sizeof(res->target), results_member(target ? target : results_member(root,
 			"target"), target ? "name" : "kind"));
 		res->complete = json_object_get_boolean(results_member(root, "complete"));
+		read_plane_ids(res, results_member(target, "plane_ids"));
 	}
 	results_file_finish(&l.rf);
 	if (l.failed) {
@@ -221,6 +241,7 @@ void diff_results_destroy(struct diff_results *res)
 		free(res->frames[i].recorded);
 	}
 	free(res->frames);
+	free(res->plane_ids);
 	free(res);
 }
 

@@ -84,13 +84,33 @@ static const char *placement(char *buf, size_t size, const struct diff_plan_laye
 	return buf;
 }
 
+/* The place of plane in res's device plane list, or -1. */
+static long place(const struct diff_results *res, uint64_t plane)
+{
+	for (size_t i = 0; i < res->plane_id_count; i++) {
+		if (res->plane_ids[i] == plane) {
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* Whether plane a of A's device and plane b of B's are the same: the same place in their
+ * devices' plane lists when both are known (kernels number planes differently), else the same id. */
+static bool same_plane(const struct diff_results *ra, uint64_t a, const struct diff_results *rb, uint64_t b)
+{
+	long pa = place(ra, a), pb = place(rb, b);
+
+	return pa >= 0 && pb >= 0 ? pa == pb : a == b;
+}
+
 /* Layer decisions of both plans (the same layer of the same frame), and how many place it alike. */
 struct placement_sums {
 	uint64_t layers, agree;
 };
 
-static void compare_plans(struct diff_report *r, const struct diff_result_frame *a, const struct diff_result_frame *b,
-	struct placement_sums *sums)
+static void compare_plans(struct diff_report *r, const struct diff_results *ra, const struct diff_result_frame *a,
+	const struct diff_results *rb, const struct diff_result_frame *b, struct placement_sums *sums)
 {
 	char x[32], y[32];
 
@@ -112,7 +132,7 @@ static void compare_plans(struct diff_report *r, const struct diff_result_frame 
 			return;
 		}
 		sums->layers++;
-		if (pa->on_plane != pb->on_plane || (pa->on_plane && pa->plane != pb->plane)) {
+		if (pa->on_plane != pb->on_plane || (pa->on_plane && !same_plane(ra, pa->plane, rb, pb->plane))) {
 			diff_report_add(r, CAT_PLAN, "layer %" PRIu64 " %s vs %s", pa->layer, placement(x, sizeof(x), pa),
 				placement(y, sizeof(y), pb));
 		} else {
@@ -122,8 +142,8 @@ static void compare_plans(struct diff_report *r, const struct diff_result_frame 
 			diff_report_add(r, CAT_REASONS, "layer %" PRIu64 " [%s] vs [%s]", pa->layer, pa->reasons, pb->reasons);
 		}
 	}
-	if (a->has_client_target_plane != b->has_client_target_plane ||
-		a->client_target_plane != b->client_target_plane) {
+	if (a->has_client_target_plane != b->has_client_target_plane || (a->has_client_target_plane &&
+		!same_plane(ra, a->client_target_plane, rb, b->client_target_plane))) {
 		snprintf(x, sizeof(x), "plane %" PRIu64, a->client_target_plane);
 		snprintf(y, sizeof(y), "plane %" PRIu64, b->client_target_plane);
 		diff_report_add(r, CAT_PLAN, "client target on %s vs %s", a->has_client_target_plane ? x : "no plane",
@@ -174,6 +194,12 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 		"none", a->target, a->complete ? "" : " (incomplete run)");
 	diff_report_note(r, "B: planner %s, compositor %s, target %s%s", b->planner, b->compositor[0] ? b->compositor :
 		"none", b->target, b->complete ? "" : " (incomplete run)");
+	if (a->plane_id_count && b->plane_id_count && (a->plane_id_count != b->plane_id_count ||
+		memcmp(a->plane_ids, b->plane_ids, a->plane_id_count * sizeof(*a->plane_ids)) != 0)) {
+		diff_report_note(r, "planes: A's and B's devices number their planes differently (%zu and %zu "
+			"planes): a plane compares by its place in its device's list", a->plane_id_count,
+			b->plane_id_count);
+	}
 	for (size_t i = 0; i < a->count; i++) {
 		const struct diff_result_frame *fa = &a->frames[i], *fb;
 
@@ -186,7 +212,7 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 			continue;
 		}
 		diff_report_frame(r, fa->frame, fa->display, fa->loop);
-		compare_plans(r, fa, fb, &placed);
+		compare_plans(r, a, fa, b, fb, &placed);
 		if (strcmp(fa->checksum, fb->checksum) != 0) {
 			diff_report_add(r, CAT_CHECKSUM, "%s vs %s", fa->checksum[0] ? fa->checksum : "null",
 				fb->checksum[0] ? fb->checksum : "null");

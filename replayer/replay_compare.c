@@ -7,13 +7,28 @@
 
 #include "replay_compare.h"
 
-/* "plane 33", "client (no-plane,zpos)" or, from an HWC2 module, "DEVICE" into buf. */
-static const char *placement(uint32_t plane, int32_t composition, uint32_t reasons, char *buf, size_t size)
+/* The place of plane id in order, or -1 (none, unknown, or no order). */
+static long place(struct replay_plane_order order, uint32_t id)
+{
+	for (size_t i = 0; id && i < order.count; i++) {
+		if (order.ids[i] == id) {
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* "plane 33", "client (no-plane,zpos)" or, from an HWC2 module, "DEVICE" into buf (a plane's
+ * place in its device's list, when known, is in the plan difference's message as "#k"). */
+static const char *placement(uint32_t plane, long at, int32_t composition, uint32_t reasons, char *buf,
+	size_t size)
 {
 	const char *type = hwct_hwc2_composition_name(composition);
 	char names[160];
 
-	if (plane) {
+	if (plane && at >= 0) {
+		snprintf(buf, size, "plane %" PRIu32 " (#%ld of its device)", plane, at);
+	} else if (plane) {
 		snprintf(buf, size, "plane %" PRIu32, plane);
 	} else if (composition != HWC2_COMPOSITION_CLIENT) {
 		snprintf(buf, size, "%s (no plane)", type ? type : "?");
@@ -25,8 +40,19 @@ static const char *placement(uint32_t plane, int32_t composition, uint32_t reaso
 	return buf;
 }
 
-static bool plan_differs(const struct replay_expect_frame *e, const struct scene *scene, const struct plan *plan,
-	char *msg, size_t size)
+/* Whether plane a of the expected device and plane b of this one are the same plane (the header). */
+static bool same_plane(struct replay_plane_order ea, uint32_t a, struct replay_plane_order eb, uint32_t b)
+{
+	long pa = place(ea, a), pb = place(eb, b);
+
+	if (!a || !b || pa < 0 || pb < 0) {
+		return a == b;
+	}
+	return pa == pb;
+}
+
+static bool plan_differs(const struct replay_expect_frame *e, struct replay_plane_order eo, const struct scene *scene,
+	const struct plan *plan, struct replay_plane_order po, char *msg, size_t size)
 {
 	char a[200], b[200];
 
@@ -52,27 +78,30 @@ static bool plan_differs(const struct replay_expect_frame *e, const struct scene
 				x->id, id);
 			return true;
 		}
-		if (x->plane != y->plane_id || x->composition != y->composition ||
+		if (!same_plane(eo, x->plane, po, y->plane_id) || x->composition != y->composition ||
 			(x->composition == HWC2_COMPOSITION_CLIENT && x->reasons != y->reasons)) {
 			snprintf(msg, size, "layer %" PRIu64 ": expected %s, got %s", id,
-				placement(x->plane, x->composition, x->reasons, a, sizeof(a)),
-				placement(y->plane_id, y->composition, y->reasons, b, sizeof(b)));
+				placement(x->plane, place(eo, x->plane), x->composition, x->reasons, a, sizeof(a)),
+				placement(y->plane_id, place(po, y->plane_id), y->composition, y->reasons, b, sizeof(b)));
 			return true;
 		}
 	}
-	if (e->client_target_plane != plan->client_target_plane) {
+	if (!same_plane(eo, e->client_target_plane, po, plan->client_target_plane)) {
 		snprintf(msg, size, "client target: expected %s, got %s",
 			e->client_target_plane ?
-				placement(e->client_target_plane, HWC2_COMPOSITION_DEVICE, 0, a, sizeof(a)) : "none",
+				placement(e->client_target_plane, place(eo, e->client_target_plane), HWC2_COMPOSITION_DEVICE,
+					0, a, sizeof(a)) : "none",
 			plan->client_target_plane ?
-				placement(plan->client_target_plane, HWC2_COMPOSITION_DEVICE, 0, b, sizeof(b)) : "none");
+				placement(plan->client_target_plane, place(po, plan->client_target_plane),
+					HWC2_COMPOSITION_DEVICE, 0, b, sizeof(b)) : "none");
 		return true;
 	}
 	return false;
 }
 
-unsigned replay_compare_frame(const struct replay_expect_frame *expected, const struct scene *scene,
-	const struct backend_result *result, enum replay_compare what, char *msg, size_t size)
+unsigned replay_compare_frame(const struct replay_expect_frame *expected, struct replay_plane_order expected_order,
+	const struct scene *scene, const struct backend_result *result, struct replay_plane_order order,
+	enum replay_compare what, char *msg, size_t size)
 {
 	char pixels[128] = "";
 	unsigned differs = REPLAY_SAME;
@@ -84,7 +113,8 @@ unsigned replay_compare_frame(const struct replay_expect_frame *expected, const 
 		snprintf(msg, size, "not in the expected results");
 		return REPLAY_DIFFERS_PLAN;
 	}
-	if (what != REPLAY_COMPARE_PIXELS && plan_differs(expected, scene, result->plan, msg, size)) {
+	if (what != REPLAY_COMPARE_PIXELS &&
+		plan_differs(expected, expected_order, scene, result->plan, order, msg, size)) {
 		differs |= REPLAY_DIFFERS_PLAN;
 	}
 	if (what != REPLAY_COMPARE_PLANS && expected->has_checksum && result->has_checksum &&

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend.h"
 #include "replay.h"
@@ -26,8 +27,19 @@ enum replay_difference {
  * not REPLAY_SAME, what differs first in msg ("layer 7: expected plane 33,
  * got client (no-plane)"). Checksums are compared only when both sides have
  * one.
+ *
+ * Planes compare by their place in their device's plane list (object-id
+ * order) when both orders are known (count > 0): kernels number planes
+ * differently (vkms's primary is 31 on Linux 6.1, 32 on 6.12, 35 on 7.3),
+ * and a layer on the k-th plane of both is on the same plane. Else by id.
  */
-unsigned replay_compare_frame(const struct replay_expect_frame *expected, const struct scene *scene,
-	const struct backend_result *result, enum replay_compare what, char *msg, size_t size);
+struct replay_plane_order {
+	const uint32_t *ids;		/* the device's plane ids in object-id order; borrowed */
+	size_t count;			/* 0: unknown */
+};
+
+unsigned replay_compare_frame(const struct replay_expect_frame *expected, struct replay_plane_order expected_order,
+	const struct scene *scene, const struct backend_result *result, struct replay_plane_order order,
+	enum replay_compare what, char *msg, size_t size);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <hwct/hwc2_names.h>
 
+#include "board.h"
 #include "results_load.h"
 #include "replay.h"
 #include "replay_dir.h"
@@ -207,6 +208,38 @@ static int set_images_dir(struct loader *l, const char *dir)
 	return 0;
 }
 
+/* board.plane_ids, when there: the expected run's device planes in object-id order. */
+static int plane_ids_from_json(struct loader *l, struct json_object *root)
+{
+	struct json_object *ids = results_member(results_member(root, "board"), "plane_ids");
+	size_t n;
+
+	if (!ids || !json_object_is_type(ids, json_type_array)) {
+		return 0;
+	}
+	n = json_object_array_length(ids);
+	if (n > BOARD_MAX_PLANES) {
+		return hwct_error_set(l->err, -EINVAL, l->name, UINT64_MAX, "board.plane_ids: %zu planes, at most %d",
+			n, BOARD_MAX_PLANES);
+	}
+	l->e->plane_ids = calloc(n ? n : 1, sizeof(*l->e->plane_ids));
+	if (!l->e->plane_ids) {
+		return hwct_error_set(l->err, -ENOMEM, l->name, UINT64_MAX, "out of memory");
+	}
+	for (size_t i = 0; i < n; i++) {
+		char p[PATH_SIZE];
+		uint64_t v;
+
+		snprintf(p, sizeof(p), "board.plane_ids[%zu]", i);
+		if (results_get_u64(&l->rf, json_object_array_get_idx(ids, i), p, UINT32_MAX, false, &v, NULL)) {
+			return -EINVAL;
+		}
+		l->e->plane_ids[i] = (uint32_t)v;
+	}
+	l->e->plane_id_count = n;
+	return 0;
+}
+
 static int root_from_json(struct loader *l, struct json_object *root)
 {
 	struct replay_expect *e = l->e;
@@ -215,7 +248,7 @@ static int root_from_json(struct loader *l, struct json_object *root)
 	size_t n, kept = 0;
 
 	if (results_get_string(&l->rf, results_member(root, "images_dir"), "images_dir", true, &dir) ||
-		(dir && set_images_dir(l, dir))) {
+		(dir && set_images_dir(l, dir)) || plane_ids_from_json(l, root)) {
 		return -EINVAL;
 	}
 	n = json_object_array_length(frames);
@@ -312,6 +345,7 @@ void replay_expect_destroy(struct replay_expect *e)
 	free(e->images_dir);
 	free(e->frames);
 	free(e->layers);
+	free(e->plane_ids);
 	free(e);
 }
 

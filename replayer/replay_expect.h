@@ -1,7 +1,9 @@
 /*
  * Known-good results (--expect): the parts of a results.json that a replay
  * is compared with — per frame the checksum, the plan and the image name —
- * read by the one results loader (results_load.h). Anything else in the
+ * and the device's plane order (board.plane_ids, by which plans of two
+ * kernels compare: replay_compare.h) — read by the one results loader
+ * (results_load.h). Anything else in the
  * file is ignored. Errors name the file and the JSON path: "good.json:
  * frames[3].plan[1].plane: expected an integer or null, found string".
  */
@@ -39,6 +41,8 @@ struct replay_expect {
 	size_t frame_count;
 	struct replay_expect_frame *frames;	/* by ascending frame, one per frame (the first of loops); owned */
 	struct replay_expect_layer *layers;	/* owned: every frame's layers */
+	size_t plane_id_count;		/* board.plane_ids: 0 when the file has none (older results) */
+	uint32_t *plane_ids;		/* owned: the expected run's device planes, object-id order */
 };
 
 /* Loads path. Returns NULL with err filled (err may be NULL). */

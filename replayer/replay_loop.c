@@ -79,7 +79,9 @@ static void compare(struct replay_session *s, const struct hwct_frame *f, const 
 {
 	const struct replay_expect_frame *e = replay_expect_find(s->expect, f->frame);
 	char msg[REPLAY_MESSAGE_MAX];
-	unsigned differs = replay_compare_frame(e, scene, result, s->opts->compare, msg, sizeof(msg));
+	struct replay_plane_order expected = { s->expect->plane_ids, s->expect->plane_id_count };
+	unsigned differs = replay_compare_frame(e, expected, scene, result, s->plane_order, s->opts->compare, msg,
+		sizeof(msg));
 
 	s->outcome.compared++;
 	if (differs == REPLAY_SAME) {

@@ -121,7 +121,7 @@ static void write_trace(struct rjson *j, const struct replay_header *h)
 	rjson_object_end(j);
 }
 
-static void write_target(struct rjson *j, const struct replay_header *h)
+static void write_target(struct rjson *j, const struct replay_header *h, const struct replay_board *emulated)
 {
 	const struct board *b = h->target->board;
 
@@ -140,6 +140,11 @@ static void write_target(struct rjson *j, const struct replay_header *h)
 	rjson_string(j, "driver", b->driver[0] ? b->driver : NULL);
 	write_pair(j, "mode", b->width, b->height);
 	rjson_uint(j, "planes", b->plane_count);
+	rjson_array_begin(j, "plane_ids");
+	for (size_t i = 0; i < b->plane_count; i++) {
+		rjson_uint(j, NULL, emulated ? replay_board_plane(emulated, b->planes[i].id) : b->planes[i].id);
+	}
+	rjson_array_end(j);
 	rjson_object_end(j);
 }
 
@@ -186,7 +191,7 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 	write_trace(j, h);
 	replay_recording_write(h->recording, j);
 	replay_host_write(h->host, j);
-	write_target(j, h);
+	write_target(j, h, r->emulated);
 	write_emulated(j, r->emulated);
 	rjson_string(j, "planner", h->target->module_decides ? REPLAY_MODULE_PLANNER : h->opts->planner);
 	rjson_string(j, "compositor", h->compositor);

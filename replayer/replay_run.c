@@ -170,6 +170,14 @@ static int open_target(struct replay_session *s)
 		return REPLAY_EXIT_TARGET;
 	}
 	s->target_open = true;
+	if (s->target.board && s->target.board->plane_count) {
+		s->plane_order_ids = calloc(s->target.board->plane_count, sizeof(*s->plane_order_ids));
+		for (size_t i = 0; s->plane_order_ids && i < s->target.board->plane_count; i++) {
+			s->plane_order_ids[i] = s->target.board->planes[i].id;
+		}
+		s->plane_order = (struct replay_plane_order){ s->plane_order_ids,
+			s->plane_order_ids ? s->target.board->plane_count : 0 };
+	}
 	if (s->target.board && s->target.board->device_count > 1) {
 		const struct board *b = s->target.board;
 
@@ -327,6 +335,7 @@ static void close_session(struct replay_session *s)
 	}
 	compositor_destroy(s->compositor);
 	replay_board_finish(&s->board);
+	free(s->plane_order_ids);
 	replay_recording_finish(&s->recording);
 	hwct_reader_destroy(s->reader);
 	if (s->dump_dir >= 0) {

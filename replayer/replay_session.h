@@ -16,6 +16,7 @@
 #include "backend.h"
 #include "replay.h"
 #include "replay_board.h"
+#include "replay_compare.h"
 #include "replay_env.h"
 #include "replay_expect.h"
 #include "replay_map.h"
@@ -67,6 +68,8 @@ struct replay_session {
 	enum replay_timing timing;		/* resolved */
 	struct replay_results results;
 	struct replay_board board;	/* --device --board: the dump the device is shaped like */
+	uint32_t *plane_order_ids;	/* owned: the target board's plane ids, object-id order */
+	struct replay_plane_order plane_order;	/* over plane_order_ids; count 0 without a board */
 	struct replay_scene *scenes;
 	struct replay_fallback *fallback;	/* --format-fallback equivalent; NULL otherwise */
 

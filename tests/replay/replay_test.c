@@ -24,6 +24,7 @@ static const struct {
 	{ "gl-compositor", test_gl_compositor },
 	{ "expect-self", test_expect_self },
 	{ "expect-edited", test_expect_edited },
+	{ "expect-renumbered", test_expect_renumbered },
 	{ "expect-planner", test_expect_planner },
 	{ "expect-untestable", test_expect_untestable },
 	{ "expect-images", test_expect_images },

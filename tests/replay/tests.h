@@ -22,6 +22,7 @@ int test_gl_compositor(const struct fixture *fx);
 /* test_expect.c */
 int test_expect_self(const struct fixture *fx);
 int test_expect_edited(const struct fixture *fx);
+int test_expect_renumbered(const struct fixture *fx);
 int test_expect_planner(const struct fixture *fx);
 int test_expect_untestable(const struct fixture *fx);
 int test_expect_images(const struct fixture *fx);
