@@ -366,17 +366,6 @@ static int parse_node(struct board_json *l, struct json_object *node)
 	return 0;
 }
 
-static char *copy_string(const char *s)
-{
-	size_t len = strlen(s);
-	char *copy = malloc(len + 1);
-
-	if (copy) {
-		memcpy(copy, s, len + 1);
-	}
-	return copy;
-}
-
 /* The node key, driver and connected connectors of one device (a summary: nothing is checked). */
 static int summarize(struct board_device *d, const char *key, struct json_object *node)
 {
@@ -386,8 +375,8 @@ static int summarize(struct board_device *d, const char *key, struct json_object
 	size_t n = json_object_is_type(connectors, json_type_array) ?
 		json_object_array_length(connectors) : 0;
 
-	d->node = copy_string(key);
-	d->driver = copy_string(json_object_is_type(name, json_type_string) ?
+	d->node = strdup(key);
+	d->driver = strdup(json_object_is_type(name, json_type_string) ?
 		json_object_get_string(name) : "");
 	if (!d->node || !d->driver) {
 		return -ENOMEM;
