@@ -79,6 +79,30 @@ static uint64_t buffer_id(uint32_t i)
 	return 1000 + i;
 }
 
+static bool is_nv12(const struct gen *g, uint32_t i)
+{
+	return i == 1 && g->o->nv12;
+}
+
+/* Layer i's NV12 content of frame f: a luma ramp with a bright column that moves, one chroma. */
+static size_t draw_nv12(struct gen *g, uint32_t w, uint32_t h, uint32_t f)
+{
+	uint8_t *chroma = g->pixels + (size_t)w * h;
+
+	for (uint32_t y = 0; y < h; y++) {
+		for (uint32_t x = 0; x < w; x++) {
+			g->pixels[(size_t)y * w + x] = (uint8_t)(x == f % w ? 235 : 16 + (x + y) * 200 / (w + h));
+		}
+	}
+	for (uint32_t y = 0; y < (h + 1) / 2; y++) {
+		for (uint32_t x = 0; x + 1 < w + 1; x += 2) {
+			chroma[(size_t)y * w + x] = 90;		/* Cb */
+			chroma[(size_t)y * w + x + 1] = 200;	/* Cr */
+		}
+	}
+	return (size_t)w * h + (size_t)w * ((h + 1) / 2);
+}
+
 static void layer_size(const struct gen *g, uint32_t i, uint32_t *w, uint32_t *h)
 {
 	*w = i == 0 ? g->o->width : g->o->tile;
@@ -133,16 +157,29 @@ static void write_header_records(struct gen *g)
 		Hwct__BufferPlane p = HWCT__BUFFER_PLANE__INIT, *planes[] = { &p };
 		uint32_t w, h;
 
+		Hwct__BufferPlane chroma = HWCT__BUFFER_PLANE__INIT, *nv12_planes[] = { &p, &chroma };
+		bool nv12 = is_nv12(g, i);
+
 		layer_size(g, i, &w, &h);
 		p.has_offset = p.has_stride = true;
-		p.stride = w * 4;
+		p.stride = nv12 ? w : w * 4;
 		b.has_id = b.has_width = b.has_height = b.has_hal_format = true;
 		b.id = buffer_id(i);
 		b.width = w;
 		b.height = h;
-		b.hal_format = HAL_PIXEL_FORMAT_BGRA_8888;
+		b.hal_format = nv12 ? HAL_PIXEL_FORMAT_YCBCR_420_888 : HAL_PIXEL_FORMAT_BGRA_8888;
 		b.n_planes = 1;
 		b.planes = planes;
+		if (nv12) {
+			/* luma rows, then the interleaved Cb/Cr rows of half the height (DRM NV12) */
+			chroma.has_offset = chroma.has_stride = true;
+			chroma.offset = w * h;
+			chroma.stride = w;
+			b.has_drm_format = true;
+			b.drm_format = 0x3231564Eu;	/* fourcc_code('N', 'V', '1', '2') */
+			b.n_planes = 2;
+			b.planes = nv12_planes;
+		}
 		rec = (Hwct__Record)HWCT__RECORD__INIT;
 		rec.kind_case = HWCT__RECORD__KIND_BUFFER;
 		rec.buffer = &b;
@@ -158,6 +195,15 @@ static void store_content(struct gen *g, uint32_t i, uint32_t f)
 	int ret;
 
 	layer_size(g, i, &w, &h);
+	if (is_nv12(g, i)) {
+		desc = (struct hwct_blob_desc){ .kind = HWCT_BLOB_PIXELS, .bpp = 1, .data = g->pixels,
+			.size = draw_nv12(g, w, h, f), .width = w, .height = h, .stride = w };
+		ret = hwct_writer_add_blob(g->w, &desc, HWCT_BLOB_WAIT, &g->content[i]);
+		if (ret < 0 && !g->ret) {
+			g->ret = ret;
+		}
+		return;
+	}
 	for (uint32_t y = 0; y < h; y++) {
 		for (uint32_t x = 0; x < w; x++) {
 			uint8_t *p = g->pixels + ((size_t)y * w + x) * 4;

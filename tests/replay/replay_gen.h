@@ -22,6 +22,7 @@ struct gen_options {
 	uint32_t uncaptured;		/* layer index whose content is never captured, GEN_NONE */
 	uint32_t keyframe_interval;	/* 0: the writer's default */
 	uint32_t rotate;		/* HAL transform of the first tile (square: same frame), 0 none */
+	bool nv12;			/* the first tile in NV12 (HAL YCBCR_420_888), as a video decoder's buffer */
 };
 
 /* Fills o with 1024 x 768, 5 layers, 90 frames, 64-pixel tiles, everything captured,

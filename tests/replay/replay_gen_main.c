@@ -1,5 +1,5 @@
 /*
- * replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate]:
+ * replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate] [--nv12]:
  * writes a synthetic trace of replay_gen.h (an ARGB8888 stack that vkms can
  * put on planes: a full-screen background under unscaled 64x64 tiles; with
  * --rotate the first tile turned 90 degrees, which only a plane with a
@@ -19,7 +19,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate]\n");
+	fprintf(stderr, "usage: replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate] [--nv12]\n");
 	return 2;
 }
 
@@ -69,6 +69,8 @@ int main(int argc, char **argv)
 			ok = parse_size(argv[++i], &o.width, &o.height);
 		} else if (strcmp(argv[i], "--rotate") == 0) {
 			o.rotate = HAL_TRANSFORM_ROT_90;
+		} else if (strcmp(argv[i], "--nv12") == 0) {
+			o.nv12 = true;	/* the first tile a video frame: NV12, unscaled */
 		} else if (argv[i][0] != '-' && !out) {
 			out = argv[i];
 		} else {
