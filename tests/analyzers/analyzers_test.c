@@ -218,6 +218,8 @@ static const struct {
 	{ "diff-errors", test_diff_errors },
 	{ "diff-results", test_diff_results },
 	{ "diff-agreement", test_diff_agreement },
+	{ "diff-old-padded", test_diff_old_padded },
+	{ "extract-old-padded", test_extract_old_padded },
 	{ "export-chrome", test_export_chrome },
 	{ "extract-files", test_extract_files },
 	{ "extract-symlinks", test_extract_symlinks },

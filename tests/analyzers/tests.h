@@ -78,6 +78,8 @@ int test_diff_traces(struct fixture *fx);
 int test_diff_errors(struct fixture *fx);
 int test_diff_results(struct fixture *fx);
 int test_diff_agreement(struct fixture *fx);
+int test_diff_old_padded(struct fixture *fx);
+int test_extract_old_padded(struct fixture *fx);
 int test_export_chrome(struct fixture *fx);
 int test_extract_files(struct fixture *fx);
 int test_extract_symlinks(struct fixture *fx);
