@@ -220,6 +220,7 @@ static const struct {
 	{ "diff-agreement", test_diff_agreement },
 	{ "diff-old-padded", test_diff_old_padded },
 	{ "extract-old-padded", test_extract_old_padded },
+	{ "trim-old-padded", test_trim_old_padded },
 	{ "export-chrome", test_export_chrome },
 	{ "extract-files", test_extract_files },
 	{ "extract-symlinks", test_extract_symlinks },

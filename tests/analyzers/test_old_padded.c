@@ -130,3 +130,37 @@ int test_extract_old_padded(struct fixture *fx)
 	}
 	return 0;
 }
+
+/*
+ * trim writes the current format: a 1.2 trace of padded buffers is refused
+ * (its content holds the padding, which 1.3 content cannot), nothing
+ * written; one whose buffers were packed (its content is the picture) is
+ * trimmed.
+ */
+int test_trim_old_padded(struct fixture *fx)
+{
+	const char *old = old_trace("old.zst", 24, false), *out = test_path("out.zst");
+	struct gen_stack_info info;
+	const char *now = std_trace("now.zst", false, &info), *packed_old = test_path("packed-old.zst");
+	uint8_t *bytes;
+	size_t size = 0;
+	struct test_run run;
+
+	fixture_run(fx, &run, (const char *const[]){ "trim", old, "--frames", "2-5", out, NULL });
+	CHECK_MSG(run.status == 1 && test_contains(run.err, "padded buffer rows"), "status %d: %s", run.status,
+		run.err);
+	test_run_finish(&run);
+	CHECK(!test_file_exists(out));
+	/* the packed trace as 1.2 wrote it: the same bytes, the header saying 1.2 */
+	bytes = test_read_file(now, &size);
+	CHECK(bytes && size > 20);
+	bytes[18] = 2;
+	bytes[19] = 0;
+	test_write_file(packed_old, bytes, size);
+	free(bytes);
+	fixture_run(fx, &run, (const char *const[]){ "trim", packed_old, "--frames", "2-5", out, NULL });
+	CHECK_MSG(run.status == 0, "status %d: %s", run.status, run.err);
+	test_run_finish(&run);
+	CHECK(test_file_exists(out));
+	return 0;
+}

@@ -80,6 +80,7 @@ int test_diff_results(struct fixture *fx);
 int test_diff_agreement(struct fixture *fx);
 int test_diff_old_padded(struct fixture *fx);
 int test_extract_old_padded(struct fixture *fx);
+int test_trim_old_padded(struct fixture *fx);
 int test_export_chrome(struct fixture *fx);
 int test_extract_files(struct fixture *fx);
 int test_extract_symlinks(struct fixture *fx);
