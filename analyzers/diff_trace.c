@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <hwct/frame.h>
+#include <hwct/reader.h>
 #include <hwct/hwc2_names.h>
 
 #include "diff.h"
@@ -198,22 +199,47 @@ static void compare_decisions(struct diff_report *r, const char *who, const stru
 	}
 }
 
-static const char *content_text(char *buf, const struct hwct_buffer_ref *b)
+/*
+ * The picture hash of b's content (docs/format.md section 3.3): what two
+ * traces compare, whatever the stride their buffers had. A trace of format
+ * 1.3 on stores it; an older one's padded content is repacked (by the
+ * reader, once per content). Content that cannot be decoded compares by
+ * its stored hash.
+ */
+static struct hwct_hash picture_of(struct hwct_reader *rd, const struct hwct_buffer_ref *b)
 {
-	return b->has_content ? hwct_hash_to_hex(&b->content, buf) : "(not captured)";
+	struct hwct_hash h;
+
+	if (hwct_reader_picture_hash(rd, b->info, &b->content, &h) < 0) {
+		h = b->content;
+	}
+	return h;
 }
 
-static void compare_content(struct diff_report *r, const char *who, const struct hwct_buffer_ref *a,
-	const struct hwct_buffer_ref *b)
+static void compare_content(struct diff_report *r, const char *who, struct hwct_reader *ra,
+	const struct hwct_buffer_ref *a, struct hwct_reader *rb, const struct hwct_buffer_ref *b)
 {
 	char x[HWCT_HASH_HEX], y[HWCT_HASH_HEX];
+	struct hwct_hash pa, pb;
 
-	if (a->has_content != b->has_content || (a->has_content && !hwct_hash_equal(&a->content, &b->content))) {
-		diff_report_add(r, CAT_PIXELS, "%s content %s vs %s", who, content_text(x, a), content_text(y, b));
+	if (!a->has_content || !b->has_content) {
+		if (a->has_content != b->has_content) {
+			diff_report_add(r, CAT_PIXELS, "%s content %s vs %s", who,
+				a->has_content ? hwct_hash_to_hex(&a->content, x) : "(not captured)",
+				b->has_content ? hwct_hash_to_hex(&b->content, y) : "(not captured)");
+		}
+		return;
+	}
+	pa = picture_of(ra, a);
+	pb = picture_of(rb, b);
+	if (!hwct_hash_equal(&pa, &pb)) {
+		diff_report_add(r, CAT_PIXELS, "%s content %s vs %s", who, hwct_hash_to_hex(&pa, x),
+			hwct_hash_to_hex(&pb, y));
 	}
 }
 
-static void compare_frames(struct diff_report *r, const struct hwct_frame *a, const struct hwct_frame *b)
+static void compare_frames(struct diff_report *r, struct hwct_reader *ra, const struct hwct_frame *a,
+	struct hwct_reader *rb, const struct hwct_frame *b)
 {
 	bool by_id = same_ids(a, b);
 	char x[160], y[160], who[64];
@@ -248,13 +274,13 @@ static void compare_frames(struct diff_report *r, const struct hwct_frame *a, co
 		compare_properties(r, who, la, lb);
 		compare_decisions(r, who, la, lb);
 		snprintf(x, sizeof(x), "layer %s", who);
-		compare_content(r, x, &la->buffer, &lb->buffer);
+		compare_content(r, x, ra, &la->buffer, rb, &lb->buffer);
 	}
 	if (a->has_client_target != b->has_client_target) {
 		diff_report_add(r, CAT_DECISIONS, "client target %s vs %s", a->has_client_target ? "set" : "not set",
 			b->has_client_target ? "set" : "not set");
 	} else if (a->has_client_target) {
-		compare_content(r, "client target", &a->client_target, &b->client_target);
+		compare_content(r, "client target", ra, &a->client_target, rb, &b->client_target);
 	}
 }
 
@@ -329,7 +355,7 @@ static int compare_display(struct hwct_reader *ra, struct hwct_reader *rb, struc
 				break;
 			}
 			if (na && nb) {
-				compare_frames(r, fa, fb);
+				compare_frames(r, ra, fa, rb, fb);
 			} else {
 				r->only_a += na;
 				r->only_b += nb;

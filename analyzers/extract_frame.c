@@ -165,13 +165,13 @@ static struct json_object *client_target_entry(struct hwct_reader *r, int dirfd,
 	img.width = b->info ? b->info->width : 0;
 	img.height = b->info ? b->info->height : 0;
 	img.modifier = DRM_FORMAT_MOD_LINEAR;
-	if (!b->has_content || !b->info || !img.fourcc || !frame_scene_layout(&img, b->info)) {
+	if (!b->has_content || !b->info || !img.fourcc || !frame_scene_layout(&img)) {
 		put(o, "file", NULL);
 		put(o, "skipped", json_object_new_string(!b->has_content ? "content not captured" :
 			"layout or format unknown"));
 		return o;
 	}
-	ret = hwct_reader_blob(r, &b->content, &blob);
+	ret = hwct_reader_picture(r, b->info, &b->content, &blob);
 	if (ret < 0) {
 		put(o, "file", NULL);
 		put(o, "skipped", json_object_new_string(ret == -ENOENT ? "content not in the trace" : "unreadable"));

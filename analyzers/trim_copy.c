@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include <hardware/hwcomposer2.h>
+#include <hwct/format.h>
+#include <hwct/picture.h>
 
 #include "hwct_config.h"
 #include "pb.h"
@@ -436,6 +438,53 @@ static int run_passes(struct trim *t)
 	return ret;
 }
 
+/* Buffer b's rows are padded or its planes apart (content before 1.3 then holds more than the picture). */
+static bool padded(const Hwct__Buffer *b, uint64_t *id)
+{
+	struct hwct_picture p;
+
+	*id = b->id;
+	return hwct_picture_of_buffer(&p, b) && !hwct_picture_is_packed(&p);
+}
+
+/*
+ * Refuses a trace before format 1.3 that holds a buffer of padded layout:
+ * its content is the buffer's bytes with their padding, which OUT, written
+ * as the current version, would declare a picture (docs/format.md section
+ * 3.3). Traces whose buffers are all packed hold pictures already. Leaves
+ * in rewound.
+ */
+static int check_layouts(struct hwct_reader *in, struct hwct_error *err)
+{
+	const Hwct__Record *rec;
+	uint64_t id = 0;
+	bool found = false;
+	int ret;
+
+	if (hwct_reader_packed_content(in)) {
+		return 0;
+	}
+	while (!found && (ret = hwct_reader_next(in, &rec)) == 1) {
+		if (rec->kind_case == HWCT__RECORD__KIND_BUFFER) {
+			found = padded(rec->buffer, &id);
+		} else if (rec->kind_case == HWCT__RECORD__KIND_KEYFRAME) {
+			for (size_t i = 0; i < rec->keyframe->n_buffers && !found; i++) {
+				found = padded(rec->keyframe->buffers[i], &id);
+			}
+		}
+	}
+	ret = hwct_reader_rewind(in);
+	if (found) {
+		const struct hwct_trace_info *info = hwct_reader_info(in);
+
+		return hwct_error_set(err, -ENOTSUP, hwct_reader_name(in), UINT64_MAX,
+			"format %u.%u with padded buffer rows (buffer %" PRIu64 "): its content holds the padding, "
+			"which a trace of format %d.%d cannot; trimming it is not supported", info->major, info->minor, id,
+			HWCT_FORMAT_MAJOR, HWCT_FORMAT_MINOR);
+	}
+	return ret < 0 ? hwct_error_set(err, ret, hwct_reader_name(in), UINT64_MAX, "rewind: %s", strerror(-ret)) : 0;
+}
+
 int trim_run(struct hwct_reader *in, const char *out, uint64_t first, uint64_t last, struct trim_report *rep,
 	struct hwct_error *err)
 {
@@ -461,6 +510,11 @@ int trim_run(struct hwct_reader *in, const char *out, uint64_t first, uint64_t l
 		in_st.st_ino == out_st.st_ino) {
 		free(tmp);
 		return hwct_error_set(err, -EEXIST, out, UINT64_MAX, "is the input trace (refused)");
+	}
+	ret = check_layouts(in, err);
+	if (ret < 0) {
+		free(tmp);
+		return ret;
 	}
 	memcpy(tmp, out, len);
 	memcpy(tmp + len, ".trim-XXXXXX", sizeof(".trim-XXXXXX"));

@@ -290,6 +290,8 @@ void hwct_reader_destroy(struct hwct_reader *r)
 	}
 	reset_index(r);
 	hmap_finish(&r->blobs);
+	hmap_finish(&r->pictures);
+	free(r->picture_hashes);
 	bytebuf_finish(&r->buf);
 	bytebuf_finish(&r->blob_buf);
 	reader_decoded_finish(r);

@@ -61,6 +61,11 @@ struct hwct_reader {
 	size_t decoded_count;
 	uint64_t decoded_clock;
 
+	/* picture hashes of content stored padded (format before 1.3), by content and layout */
+	struct hmap pictures;		/* key -> index + 1 into picture_hashes */
+	struct hwct_hash *picture_hashes;	/* owned */
+	size_t picture_count, picture_cap;
+
 	/* blob frame cache */
 	uint32_t blob_ordinal;		/* UINT32_MAX: empty */
 	struct bytebuf blob_buf;

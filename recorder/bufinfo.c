@@ -66,30 +66,6 @@ uint32_t rec_drm_format_bpp(uint32_t fourcc)
 	return 0;
 }
 
-static const struct rec_yuv_format yuv_formats[] = {
-	{ REC_FOURCC('N', 'V', '1', '2'), 2, { 1, 2, 0 }, 2, 2 },	/* NV12 */
-	{ REC_FOURCC('N', 'V', '2', '1'), 2, { 1, 2, 0 }, 2, 2 },	/* NV21 */
-	{ REC_FOURCC('N', 'V', '1', '6'), 2, { 1, 2, 0 }, 2, 1 },	/* NV16 */
-	{ REC_FOURCC('N', 'V', '6', '1'), 2, { 1, 2, 0 }, 2, 1 },	/* NV61 */
-	{ REC_FOURCC('N', 'V', '2', '4'), 2, { 1, 2, 0 }, 1, 1 },	/* NV24 */
-	{ REC_FOURCC('N', 'V', '4', '2'), 2, { 1, 2, 0 }, 1, 1 },	/* NV42 */
-	{ REC_FOURCC('P', '0', '1', '0'), 2, { 2, 4, 0 }, 2, 2 },	/* P010 */
-	{ REC_FOURCC('Y', 'U', '1', '2'), 3, { 1, 1, 1 }, 2, 2 },	/* YUV420 */
-	{ REC_FOURCC('Y', 'V', '1', '2'), 3, { 1, 1, 1 }, 2, 2 },	/* YVU420 */
-	{ REC_FOURCC('Y', 'U', '1', '6'), 3, { 1, 1, 1 }, 2, 1 },	/* YUV422 */
-	{ REC_FOURCC('Y', 'V', '1', '6'), 3, { 1, 1, 1 }, 2, 1 },	/* YVU422 */
-};
-
-const struct rec_yuv_format *rec_drm_format_yuv(uint32_t fourcc)
-{
-	for (size_t i = 0; i < sizeof(yuv_formats) / sizeof(yuv_formats[0]); i++) {
-		if (yuv_formats[i].fourcc == fourcc) {
-			return &yuv_formats[i];
-		}
-	}
-	return NULL;
-}
-
 uint32_t rec_hal_to_drm_format(int32_t hal_format)
 {
 	switch (hal_format) {

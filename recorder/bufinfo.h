@@ -44,19 +44,12 @@ extern const struct rec_bufinfo_impl rec_bufinfo_cros;		/* bufinfo_cros.c */
 /* Asks each plug-in in turn; false when none recognizes the handle. */
 bool rec_bufinfo_parse(const struct rec_handle *h, struct rec_buffer_layout *out);
 
-/* Bytes per pixel of a single-plane RGB DRM format, 0 for others (bufinfo.c). */
+/*
+ * Bytes per pixel of a single-plane RGB DRM format, 0 for others (bufinfo.c):
+ * gbm_gralloc's stride check. What a capture reads of a format is
+ * <hwct/picture.h>'s.
+ */
 uint32_t rec_drm_format_bpp(uint32_t fourcc);
-
-/* Plane geometry of a multi-planar YUV DRM format (drm_fourcc.h). */
-struct rec_yuv_format {
-	uint32_t fourcc;
-	uint32_t planes;		/* 2 (luma, interleaved chroma) or 3 (luma, Cb, Cr in fourcc order) */
-	uint32_t cpp[3];		/* bytes per sample of each plane; interleaved chroma: per CbCr pair */
-	uint32_t hsub, vsub;		/* subsampling of the planes after the first */
-};
-
-/* The geometry of a multi-planar YUV DRM format, NULL for others (bufinfo.c). */
-const struct rec_yuv_format *rec_drm_format_yuv(uint32_t fourcc);
 
 /* DRM fourcc of a HAL_PIXEL_FORMAT_* (as gbm_gralloc maps them), 0 unknown. */
 uint32_t rec_hal_to_drm_format(int32_t hal_format);

@@ -148,8 +148,9 @@ static void dma_buf_sync(int fd, uint64_t flags)
 }
 
 /*
- * One pass over the image: the hash of every 64x64 tile (NULL when out of
- * memory) and the content hash of the whole payload, fed row by row.
+ * One pass over the image (the packed payload: stride is its row): the hash
+ * of every 64x64 tile (NULL when out of memory) and the content hash of the
+ * whole payload, fed row by row.
  */
 static uint64_t *tile_hashes(const uint8_t *data, uint32_t width, uint32_t height, uint32_t stride,
 	uint32_t bpp, uint32_t *tx, uint32_t *ty, struct hwct_hash *full)
@@ -295,7 +296,7 @@ void rec_capture_ctx_release(struct rec_capture_ctx *ctx)
  */
 static uint8_t *snapshot(struct rec_capture *cap, struct rec_capture_ctx *ctx, const struct rec_payload *pl)
 {
-	uint64_t map_len = pl->start + pl->size;
+	uint64_t map_len = pl->start + pl->span;
 	const uint8_t *map;
 	uint8_t *copy;
 

@@ -6,50 +6,15 @@
 #include "fourcc.h"
 
 #include <hardware/hwcomposer2.h>
-#include <system/graphics.h>
+#include <hwct/picture.h>
 
 #include "frame_scene.h"
 
-/* HAL pixel format -> DRM fourcc, as gbm_gralloc and drm_hwcomposer map them. */
-static const struct {
-	int32_t hal;
-	uint32_t fourcc;
-} hal_formats[] = {
-	{ HAL_PIXEL_FORMAT_RGBA_8888, DRM_FORMAT_ABGR8888 },
-	{ HAL_PIXEL_FORMAT_RGBX_8888, DRM_FORMAT_XBGR8888 },
-	{ HAL_PIXEL_FORMAT_BGRA_8888, DRM_FORMAT_ARGB8888 },
-	{ HAL_PIXEL_FORMAT_RGB_888, DRM_FORMAT_BGR888 },
-	{ HAL_PIXEL_FORMAT_RGB_565, DRM_FORMAT_RGB565 },
-	{ HAL_PIXEL_FORMAT_RGBA_1010102, DRM_FORMAT_ABGR2101010 },
-	{ HAL_PIXEL_FORMAT_RGBA_FP16, DRM_FORMAT_ABGR16161616F },
-	{ HAL_PIXEL_FORMAT_YV12, DRM_FORMAT_YVU420 },
-	{ HAL_PIXEL_FORMAT_YCRCB_420_SP, DRM_FORMAT_NV21 },
-	{ HAL_PIXEL_FORMAT_YCBCR_422_SP, DRM_FORMAT_NV16 },
-	{ HAL_PIXEL_FORMAT_YCBCR_420_888, DRM_FORMAT_NV12 },	/* flexible: NV12 is the common layout */
-	{ HAL_PIXEL_FORMAT_YCBCR_P010, DRM_FORMAT_P010 },
-};
-
-/* Bytes per pixel of plane 0, chroma subsampling and plane count. */
-static const struct {
-	uint32_t fourcc;
-	uint32_t cpp;		/* bytes per pixel, plane 0 */
-	uint32_t planes;
-	uint32_t hsub, vsub;	/* chroma subsampling */
-	uint32_t chroma_cpp;	/* bytes per chroma sample pair/value per plane after the first */
-} layouts[] = {
-	{ DRM_FORMAT_ABGR8888, 4, 1, 1, 1, 0 },
-	{ DRM_FORMAT_XBGR8888, 4, 1, 1, 1, 0 },
-	{ DRM_FORMAT_ARGB8888, 4, 1, 1, 1, 0 },
-	{ DRM_FORMAT_XRGB8888, 4, 1, 1, 1, 0 },
-	{ DRM_FORMAT_ABGR2101010, 4, 1, 1, 1, 0 },
-	{ DRM_FORMAT_BGR888, 3, 1, 1, 1, 0 },
-	{ DRM_FORMAT_RGB565, 2, 1, 1, 1, 0 },
-	{ DRM_FORMAT_ABGR16161616F, 8, 1, 1, 1, 0 },
-	{ DRM_FORMAT_NV12, 1, 2, 2, 2, 2 },
-	{ DRM_FORMAT_NV21, 1, 2, 2, 2, 2 },
-	{ DRM_FORMAT_NV16, 1, 2, 2, 1, 2 },
-	{ DRM_FORMAT_P010, 2, 2, 2, 2, 4 },
-	{ DRM_FORMAT_YVU420, 1, 3, 2, 2, 1 },
+/* The formats the replayer shows (the compositors and the KMS import take them). */
+static const uint32_t shown[] = {
+	DRM_FORMAT_ABGR8888, DRM_FORMAT_XBGR8888, DRM_FORMAT_ARGB8888, DRM_FORMAT_XRGB8888,
+	DRM_FORMAT_ABGR2101010, DRM_FORMAT_BGR888, DRM_FORMAT_RGB565, DRM_FORMAT_ABGR16161616F,
+	DRM_FORMAT_NV12, DRM_FORMAT_NV21, DRM_FORMAT_NV16, DRM_FORMAT_P010, DRM_FORMAT_YVU420,
 };
 
 #define CACHE_SLOTS 64
@@ -72,53 +37,27 @@ struct frame_scene {
 
 uint32_t frame_scene_fourcc(const Hwct__Buffer *b)
 {
-	if (!b) {
-		return 0;
-	}
-	if (b->has_drm_format && b->drm_format) {
-		return b->drm_format;
-	}
-	for (size_t i = 0; i < sizeof(hal_formats) / sizeof(hal_formats[0]); i++) {
-		if (hal_formats[i].hal == b->hal_format) {
-			return hal_formats[i].fourcc;
-		}
-	}
-	return 0;
+	return hwct_picture_fourcc(b);
 }
 
-size_t frame_scene_layout(struct scene_image *img, const Hwct__Buffer *b)
+size_t frame_scene_layout(struct scene_image *img)
 {
-	uint64_t end = 0;
-	/* the content starts at plane 0 (docs/format.md section 3.3): offsets are relative to it */
-	uint32_t base = b && b->n_planes && b->planes[0]->stride ? b->planes[0]->offset : 0;
+	struct hwct_picture p;
+	bool known = false;
 
-	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
-		if (layouts[i].fourcc != img->fourcc) {
-			continue;
-		}
-		img->plane_count = layouts[i].planes;
-		for (uint32_t p = 0; p < layouts[i].planes && p < SCENE_MAX_PLANES; p++) {
-			uint32_t w = p ? (img->width + layouts[i].hsub - 1) / layouts[i].hsub : img->width;
-			uint32_t h = p ? (img->height + layouts[i].vsub - 1) / layouts[i].vsub : img->height;
-			uint32_t cpp = p ? layouts[i].chroma_cpp : layouts[i].cpp;
-
-			if (b && p < b->n_planes && b->planes[p]->stride) {
-				if (b->planes[p]->offset < base) {
-					return 0;	/* a plane before plane 0: not content as section 3.3 has it */
-				}
-				img->offset[p] = b->planes[p]->offset - base;
-				img->stride[p] = b->planes[p]->stride;
-			} else {
-				img->offset[p] = (uint32_t)end;
-				img->stride[p] = w * cpp;
-			}
-			if ((uint64_t)img->offset[p] + (uint64_t)img->stride[p] * h > end) {
-				end = (uint64_t)img->offset[p] + (uint64_t)img->stride[p] * h;
-			}
-		}
-		return (size_t)end;
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		known = known || shown[i] == img->fourcc;
 	}
-	return 0;
+	if (!known || !hwct_picture_init(&p, img->fourcc, img->width, img->height) ||
+			p.plane_count > SCENE_MAX_PLANES || hwct_picture_size(&p) > SIZE_MAX) {
+		return 0;
+	}
+	img->plane_count = p.plane_count;
+	for (uint32_t k = 0; k < p.plane_count; k++) {
+		img->offset[k] = (uint32_t)p.planes[k].offset;
+		img->stride[k] = p.planes[k].stride;
+	}
+	return (size_t)hwct_picture_size(&p);
 }
 
 struct frame_scene *frame_scene_create(struct hwct_reader *r, size_t cache_bytes)
@@ -213,11 +152,11 @@ static int load_image(struct frame_scene *fs, const struct hwct_buffer_ref *ref,
 	img.width = ref->info->width;
 	img.height = ref->info->height;
 	img.modifier = DRM_FORMAT_MOD_LINEAR;
-	need = frame_scene_layout(&img, ref->info);
+	need = frame_scene_layout(&img);
 	if (!img.fourcc || !need) {
 		return 1;	/* a format the replayer cannot show */
 	}
-	ret = hwct_reader_blob(fs->reader, &ref->content, &blob);
+	ret = hwct_reader_picture(fs->reader, ref->info, &ref->content, &blob);
 	if (ret == -ENOENT) {
 		return 1;
 	}

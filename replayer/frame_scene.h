@@ -42,12 +42,11 @@ int frame_scene_build(struct frame_scene *fs, const struct hwct_frame *f, struct
 uint32_t frame_scene_fourcc(const Hwct__Buffer *b);
 
 /*
- * Fills plane offsets/strides of img for fourcc, width, height from the
- * Buffer's planes when recorded (offsets into the content, which starts at
- * plane 0: the Buffer's offsets minus plane 0's), else the tightly packed
- * layout. Returns the bytes the layout needs, or 0 for an unknown fourcc or
- * a recorded plane that starts before plane 0.
+ * Fills plane count, offsets and strides of img for its fourcc, width and
+ * height: the packed picture (<hwct/picture.h>), which is how
+ * hwct_reader_picture() hands out content of every format version. Returns
+ * the bytes the layout needs, or 0 for a fourcc the replayer does not show.
  */
-size_t frame_scene_layout(struct scene_image *img, const Hwct__Buffer *b);
+size_t frame_scene_layout(struct scene_image *img);
 
 #endif

@@ -123,7 +123,7 @@ static bool buffer_shape(const struct hwct_buffer_ref *ref, struct scene_image *
 	img->width = ref->info->width;
 	img->height = ref->info->height;
 	img->modifier = DRM_FORMAT_MOD_LINEAR;
-	img->size = img->fourcc ? frame_scene_layout(img, ref->info) : 0;
+	img->size = img->fourcc ? frame_scene_layout(img) : 0;
 	img->hash = ref->content;
 	return img->size != 0;
 }

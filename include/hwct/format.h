@@ -9,7 +9,7 @@
 
 /* Format version (docs/format.md, "Versions"). */
 #define HWCT_FORMAT_MAJOR 1
-#define HWCT_FORMAT_MINOR 2
+#define HWCT_FORMAT_MINOR 3
 
 /* Skippable-frame magics (docs/format.md, "Container"). */
 #define HWCT_MAGIC_HEADER 0x184D2A50u		/* file header */

@@ -12,6 +12,7 @@
 #include <hwct/error.h>
 #include <hwct/hash.h>
 #include <hwct/hwctrace.pb-c.h>
+#include <hwct/picture.h>
 
 struct hwct_reader;
 
@@ -111,5 +112,33 @@ struct hwct_blob_data {
  * -errno with hwct_reader_error() set. Does not move the record position.
  */
 int hwct_reader_blob(struct hwct_reader *r, const struct hwct_hash *hash, struct hwct_blob_data *out);
+
+/*
+ * Whether r stores buffer content as packed pictures (<hwct/picture.h>),
+ * so that content hashes are picture hashes: format 1.3 on. Before, content
+ * was the buffer's bytes with their stride padding (docs/format.md 3.3).
+ */
+bool hwct_reader_packed_content(const struct hwct_reader *r);
+
+/*
+ * Decodes the content `content` of buffer b (its Buffer record) into *out as
+ * the packed picture: as stored from format 1.3 on; repacked from the
+ * Buffer's offsets and strides in older traces (out->stride is then plane
+ * 0's packed row). Content whose picture the format does not know (format
+ * or layout) is returned as stored. Returns as hwct_reader_blob().
+ */
+int hwct_reader_picture(struct hwct_reader *r, const Hwct__Buffer *b, const struct hwct_hash *content,
+	struct hwct_blob_data *out);
+
+/*
+ * The picture hash of content `content` of buffer b into *out: the content
+ * hash itself from format 1.3 on, or where the Buffer's layout was packed
+ * already; otherwise the hash of the repacked payload (decoded once, then
+ * kept by r). Content whose picture the format does not know hashes as
+ * stored. Returns 0, -ENOENT when the trace holds no such blob (*out is
+ * then `content`), or -errno as hwct_reader_blob().
+ */
+int hwct_reader_picture_hash(struct hwct_reader *r, const Hwct__Buffer *b, const struct hwct_hash *content,
+	struct hwct_hash *out);
 
 #endif

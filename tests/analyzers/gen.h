@@ -125,6 +125,17 @@ struct gen_stack_options {
 	unsigned displays;		/* 1 or 2 */
 	uint32_t keyframe_interval;	/* 0: the writer's default */
 	bool variant;			/* the diff variant: see gen2.c */
+	/*
+	 * Not 0: a trace of format 1.2 (docs/format.md section 3.3 before 1.3)
+	 * of the same pictures in buffers whose rows are padded to a multiple
+	 * of old_pad bytes (24 or 96 pad every row of this stack: 16, 32, 64,
+	 * 128 and 256 bytes), the NV12 chroma plane old_pad bytes after the luma
+	 * (a gap): Buffer records with those strides and offsets, content the
+	 * buffers' bytes as 1.2 stored them (padding random, as an allocator
+	 * leaves it; the gap zero). The 1.3 writer writes the same records and
+	 * blobs for the same calls as 1.2's did; the header then says 1.2.
+	 */
+	uint32_t old_pad;
 };
 
 /* What was written. */

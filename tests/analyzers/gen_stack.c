@@ -5,6 +5,7 @@
  * one category each: frame 3 layer 1's pixels, frame 5 layer 5's display
  * frame (back in frame 6), frame 6 layer 2's final composition (CLIENT).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -117,15 +118,56 @@ static void color_call(struct gen *g, uint64_t display, uint64_t layer, uint32_t
 	gen_call_end(&g->core, &c);
 }
 
+/* A row of row bytes in a buffer of the old_pad variant. */
+static uint32_t padded(const struct gen *g, uint32_t row)
+{
+	uint32_t a = g->o->old_pad;
+
+	return a ? (row + a - 1) / a * a : row;
+}
+
 static void buffer_record(struct gen *g, uint64_t id, uint32_t w, uint32_t h, int32_t hal, uint32_t drm,
 	uint32_t stride, uint32_t uv_offset)
 {
+	uint32_t s = padded(g, stride);
 	const struct gen_buffer_desc b = {
-		.id = id, .width = w, .height = h, .stride = stride, .hal_format = hal, .drm_format = drm,
-		.uv_offset = uv_offset, .allocator = "analyzers-stack",
+		.id = id, .width = w, .height = h, .stride = s, .hal_format = hal, .drm_format = drm,
+		.uv_offset = uv_offset && g->o->old_pad ? s * h + g->o->old_pad : uv_offset,
+		.allocator = "analyzers-stack",
 	};
 
 	gen_buffer(&g->core, &b);
+}
+
+/*
+ * The content of a packed picture (size bytes, rows of stride bytes; NV12
+ * when size holds more than h rows) as the old_pad variant's buffer holds
+ * it: rows padded with random bytes, the chroma plane after a zeroed gap.
+ */
+static uint8_t *pad_content(struct gen *g, const uint8_t *data, size_t size, uint32_t h, uint32_t stride,
+	uint32_t *padded_stride, size_t *padded_size)
+{
+	uint32_t s = padded(g, stride), rows1 = size > (size_t)stride * h ? (h + 1) / 2 : 0;
+	size_t uv = (size_t)s * h + g->o->old_pad;
+	uint8_t *out;
+
+	*padded_stride = s;
+	*padded_size = rows1 ? uv + (size_t)s * rows1 : (size_t)s * h;
+	out = malloc(*padded_size);
+	CHECK(out);
+	for (size_t i = 0; i < *padded_size; i++) {
+		out[i] = (uint8_t)rand();
+	}
+	for (uint32_t y = 0; y < h; y++) {
+		memcpy(out + (size_t)y * s, data + (size_t)y * stride, stride);
+	}
+	if (rows1) {
+		memset(out + (size_t)s * h, 0, g->o->old_pad);
+		for (uint32_t y = 0; y < rows1; y++) {
+			memcpy(out + uv + (size_t)y * s, data + (size_t)stride * h + (size_t)y * stride, stride);
+		}
+	}
+	return out;
 }
 
 static struct hwct_hash blob(struct gen *g, const void *data, size_t size, uint32_t w, uint32_t h, uint32_t stride,
@@ -134,9 +176,25 @@ static struct hwct_hash blob(struct gen *g, const void *data, size_t size, uint3
 	struct hwct_blob_desc d = { .data = data, .size = size, .kind = HWCT_BLOB_PIXELS, .width = w, .height = h,
 		.stride = stride, .bpp = bpp };
 	struct hwct_hash hash;
+	uint8_t *old = NULL;
 
+	if (g->o->old_pad) {
+		old = pad_content(g, data, size, h, stride, &d.stride, &d.size);
+		d.data = old;
+	}
 	gen_blob(&g->core, &d, &hash);
+	free(old);
 	return hash;
+}
+
+/* Says format 1.2 in the header of the trace at path (docs/format.md section 1.1: minor at byte 10 of the payload). */
+static void declare_1_2(const char *path)
+{
+	FILE *f = fopen(path, "r+b");
+	uint8_t minor[2] = { 2, 0 };
+
+	CHECK(f && fseek(f, 8 + 10, SEEK_SET) == 0 && fwrite(minor, 1, 2, f) == 2);
+	CHECK(fclose(f) == 0);
 }
 
 static void queue_fence(struct gen *g, uint64_t display, uint64_t id, int32_t kind, uint64_t created, int64_t wait)
@@ -419,6 +477,7 @@ void gen_stack_write(const char *path, const struct gen_stack_options *o, struct
 	if (o->keyframe_interval) {
 		opts.keyframe_interval = o->keyframe_interval;
 	}
+	srand(o->old_pad);	/* the padding: any bytes, the same each run */
 	gen_writer_open(&g.core, path, &opts);
 	environment(&g);
 	display_record(&g, 0, GEN_STACK_W, GEN_STACK_H);
@@ -441,4 +500,7 @@ void gen_stack_write(const char *path, const struct gen_stack_options *o, struct
 		write_fences(&g, &g.current[d]);
 	}
 	gen_writer_close(&g.core);
+	if (o->old_pad) {
+		declare_1_2(path);
+	}
 }

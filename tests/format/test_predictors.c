@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <hwct/format.h>
+#include <hwct/picture.h>
 
 #include "predictor.h"
 #include "testlib.h"
@@ -282,11 +283,92 @@ static void case_old_trace(void)
 	CHECK(counts[HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED] == 0);
 }
 
+/*
+ * Padded buffers: one photo-like 300x40 RGBA picture in rows of 1200 bytes
+ * (packed), 1216 (64-byte aligned) and 1280 (256-byte aligned), the padding
+ * random. Every predictor round-trips each layout, padding included (blobs
+ * of traces before 1.3 hold it); the picture hashes once whatever the
+ * layout, and the writer stores it once, packed (1.3); stored either way,
+ * every blob reads back byte for byte.
+ */
+static void case_padded(void)
+{
+	enum { W = 300, H = 40, ROW = W * 4 };
+	static const uint32_t strides[] = { ROW, 1216, 1280 };
+	char *path = test_tmp_path(".zst");
+	struct hwct_writer *w = hwct_writer_create(path, NULL);
+	struct hwct_hash picture[3], padded[3];
+	uint8_t *src[3], *packed[3];
+	uint32_t seed = 99;
+	struct hwct_reader *r;
+	struct hwct_error err;
+
+	CHECK(w);
+	for (int i = 0; i < 3; i++) {
+		struct hwct_picture p;
+		struct pixel_block blk = { .size = (size_t)strides[i] * H, .row_len = strides[i], .bpp = 4 };
+		struct hwct_blob_desc d = { .kind = HWCT_BLOB_PIXELS, .width = W, .height = H, .bpp = 4 };
+
+		src[i] = malloc(blk.size);
+		packed[i] = malloc((size_t)ROW * H);
+		CHECK(src[i] && packed[i]);
+		for (size_t k = 0; k < blk.size; k++) {
+			src[i][k] = (uint8_t)next_random(&seed);
+		}
+		for (uint32_t y = 0; y < H; y++) {
+			fill(src[i] + (size_t)y * strides[i], ROW, ROW, 7 + y);	/* the same rows in every layout */
+		}
+		CHECK(hwct_picture_init(&p, 0x34324241u /* AB24 */, W, H));
+		p.planes[0].stride = strides[i];
+		hwct_picture_pack(&p, src[i], packed[i]);
+		picture[i] = hwct_picture_hash(&p, src[i]);
+		for (int predictor = 0; predictor <= HWCT__BLOB_PREDICTOR__PREDICT_PLANAR_MED; predictor++) {
+			CHECK_MSG(predictor_valid(predictor, &blk), "predictor %d, stride %u", predictor, strides[i]);
+			roundtrip_one(predictor, src[i], &blk);
+		}
+		/* 1.3: the packed picture */
+		d.data = packed[i];
+		d.size = (size_t)ROW * H;
+		d.stride = ROW;
+		CHECK(hwct_writer_add_blob(w, &d, HWCT_BLOB_WAIT, NULL) == (i ? 1 : 0));
+		/* before 1.3: the buffer's bytes, padding and all */
+		d.data = src[i];
+		d.size = blk.size;
+		d.stride = strides[i];
+		CHECK(hwct_writer_add_blob(w, &d, HWCT_BLOB_WAIT, &padded[i]) == (i ? 0 : 1));
+		CHECK(hwct_hash_equal(&picture[i], &picture[0]));
+		CHECK(memcmp(packed[i], packed[0], (size_t)ROW * H) == 0);
+	}
+	CHECK_MSG(hwct_hash_equal(&picture[0], &padded[0]), "the packed layout's picture is not its bytes");
+	CHECK(!hwct_hash_equal(&padded[1], &padded[0]) && !hwct_hash_equal(&padded[2], &padded[1]));
+	CHECK(hwct_writer_close(w) == 0);
+	r = hwct_reader_open(path, &err);
+	CHECK_MSG(r, "%s", err.message);
+	for (int i = 0; i < 3; i++) {
+		struct hwct_blob_data d;
+
+		CHECK(hwct_reader_blob(r, &padded[i], &d) == 0);
+		CHECK_MSG(d.size == (size_t)strides[i] * H && d.stride == strides[i] && memcmp(d.data, src[i], d.size) == 0,
+			"stride %u: the padded payload does not read back", strides[i]);
+		free(d.data);
+		CHECK(hwct_reader_blob(r, &picture[i], &d) == 0);
+		CHECK_MSG(d.size == (size_t)ROW * H && d.stride == ROW && memcmp(d.data, packed[i], d.size) == 0,
+			"the picture reads back as %zu bytes, rows of %u", d.size, d.stride);
+		free(d.data);
+		free(src[i]);
+		free(packed[i]);
+	}
+	hwct_reader_destroy(r);
+	unlink(path);
+	free(path);
+}
+
 static const struct test_case cases[] = {
 	{ "roundtrip", case_roundtrip },
 	{ "planar-valid", case_planar_valid },
 	{ "writer", case_writer },
 	{ "chain-rebase", case_chain_rebase },
+	{ "padded", case_padded },
 	{ "old-trace", case_old_trace },
 };
 

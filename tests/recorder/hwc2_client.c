@@ -66,6 +66,7 @@
 
 #include <hardware/hwcomposer2.h>
 #include <hwct/hash.h>
+#include <hwct/picture.h>
 #include <hwct/test_buffer.h>
 
 #include "calllog.h"
@@ -327,10 +328,17 @@ static void draw_target(struct buffer *t, struct buffer *app, hwc_rect_t at)
 	}
 }
 
+/* The content hash of b: its picture, the visible rows without their padding (docs/format.md 3.3). */
 static void hash_part(struct calllog_line *l, struct buffer *b)
 {
-	struct hwct_hash h = hwct_hash_compute(b->map + b->offset, (size_t)b->stride * b->height);
+	struct hwct_hash h = { 0, 0 };
+	struct hwct_picture p;
 	char hex[HWCT_HASH_HEX];
+
+	if (hwct_picture_init(&p, FOURCC_ABGR8888, b->width, b->height)) {
+		p.planes[0].stride = b->stride;
+		h = hwct_picture_hash(&p, b->map + b->offset);
+	}
 
 	calllog_add(l, " | hash=%s", hwct_hash_to_hex(&h, hex));
 }

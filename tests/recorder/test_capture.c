@@ -332,8 +332,9 @@ static void test_nv12(void)
 
 /*
  * Plane 0 not at the start of the fd, strides past the row, a gap of junk
- * between the planes and junk after the last: the payload runs from plane 0
- * to the end of the last plane, row padding kept, the gap zero.
+ * between the planes and junk after the last: the payload is the picture,
+ * each plane's visible rows packed (docs/format.md section 3.3), none of
+ * the padding, gap or junk.
  */
 static void nv12_padded(struct hwct_test_buffer *tb, uint32_t w, uint32_t h)
 {
@@ -356,17 +357,26 @@ static void fill_planes(struct buf *b, uint8_t seed)
 	}
 }
 
-/* What the trace must store for b: its planes relative to plane 0, gaps zero. */
+/*
+ * What the trace must store for b (NV12 or a 4-byte RGB format): each
+ * plane's visible rows, packed, plane after plane.
+ */
 static uint8_t *expected(const struct buf *b, size_t *size)
 {
-	uint32_t rows1 = (b->tb.height + 1) / 2;
-	size_t uv = b->tb.offset[1] - b->tb.offset[0], luma = (size_t)b->tb.stride[0] * b->tb.height;
+	bool nv12 = b->tb.fourcc == NV12;
+	uint32_t row0 = nv12 ? b->tb.width : b->tb.width * 4, row1 = (b->tb.width + 1) / 2 * 2;
+	uint32_t rows1 = nv12 ? (b->tb.height + 1) / 2 : 0;
+	size_t luma = (size_t)row0 * b->tb.height;
 	uint8_t *e;
 
-	*size = uv + (size_t)b->tb.stride[1] * rows1;
+	*size = luma + (size_t)row1 * rows1;
 	e = calloc(1, *size);
-	memcpy(e, b->image + b->tb.offset[0], luma);
-	memcpy(e + uv, b->image + b->tb.offset[1], (size_t)b->tb.stride[1] * rows1);
+	for (uint32_t y = 0; y < b->tb.height; y++) {
+		memcpy(e + (size_t)y * row0, b->image + b->tb.offset[0] + (size_t)y * b->tb.stride[0], row0);
+	}
+	for (uint32_t y = 0; y < rows1; y++) {
+		memcpy(e + luma + (size_t)y * row1, b->image + b->tb.offset[1] + (size_t)y * b->tb.stride[1], row1);
+	}
 	return e;
 }
 
@@ -470,7 +480,7 @@ static void test_refused(void)
 	fixture_finish(&f);
 }
 
-/* Single-plane RGB as before: whole, then a delta for a damaged rect. */
+/* Single-plane RGB with padded rows: the packed picture whole, then a delta for a damaged rect. */
 static void test_rgb(void)
 {
 	struct hwct_test_buffer tb = { .width = 200, .height = 100, .fourcc = AB24, .stride = { 832, 0 },
@@ -478,7 +488,8 @@ static void test_rgb(void)
 	hwc_rect_t damage = { 10, 10, 40, 30 };
 	struct hwct_hash h1, h2;
 	struct fixture f;
-	uint8_t *first = malloc(832 * 100);
+	uint8_t *first, *second;
+	size_t size;
 	struct buf *b;
 	Hwct__Blob blob;
 
@@ -487,20 +498,95 @@ static void test_rgb(void)
 	for (size_t i = 256; i < b->size; i++) {
 		b->image[i] = (uint8_t)(i * 31);
 	}
-	memcpy(first, b->image + 256, 832 * 100);
+	first = expected(b, &size);
 	CHECK(capture(&f, b, NULL, &h1) == HWCT_CAPTURE_OK, "RGB not captured");
 	for (uint32_t y = 10; y < 30; y++) {
 		memset(b->image + 256 + (size_t)y * 832 + 10 * 4, 0xC0, 30 * 4);
 	}
+	second = expected(b, &size);
 	CHECK(capture(&f, b, &damage, &h2) == HWCT_CAPTURE_OK, "RGB change not captured");
 	fixture_close(&f);
-	expect_blob(f.path, &h1, first, 832 * 100, "rgb");
-	expect_blob(f.path, &h2, b->image + 256, 832 * 100, "rgb delta");
+	expect_blob(f.path, &h1, first, size, "rgb");
+	expect_blob(f.path, &h2, second, size, "rgb delta");
 	CHECK(find_blob(f.path, &h2, &blob) && blob.encoding == HWCT__BLOB_ENCODING__BLOB_DELTA,
 		"RGB change not stored as a delta");
+	CHECK(blob.stride == 800 && blob.bpp == 4, "blob rows of %u bytes (bpp %u), want the packed 800",
+		blob.stride, blob.bpp);
 	free(first);
+	free(second);
 	buf_destroy(b);
 	fixture_finish(&f);
+}
+
+/*
+ * One picture in buffers of three layouts: packed, rows (and the chroma
+ * plane) 64-byte aligned, 256-byte aligned; padding, gaps and what follows
+ * the planes filled with random bytes, different in each buffer. Equal
+ * pixels are equal content: one hash, the hash of the packed picture, one
+ * blob stored, which decodes to the packed picture.
+ */
+static void strides_case(const char *what, uint32_t fourcc, uint32_t w, uint32_t h)
+{
+	bool nv12 = fourcc == NV12;
+	uint32_t row = nv12 ? w : w * 4, rows1 = nv12 ? (h + 1) / 2 : 0;
+	static const uint32_t aligns[] = { 1, 64, 256 };
+	struct hwct_writer_stats st;
+	struct hwct_hash hashes[3];
+	struct fixture f;
+	struct buf *bs[3];
+	uint8_t *want = NULL;
+	size_t size = 0;
+
+	fixture_init(&f);
+	for (int i = 0; i < 3; i++) {
+		uint32_t a = aligns[i], stride = (row + a - 1) / a * a;
+		uint32_t luma_end = i * 4096 + stride * h;
+		struct hwct_test_buffer tb = { .width = w, .height = h, .fourcc = fourcc,
+			.stride = { stride, nv12 ? stride : 0 },
+			.offset = { (uint32_t)i * 4096, nv12 ? (luma_end + a - 1) / a * a + (i ? a : 0) : 0 },
+			.hal_format = nv12 ? HAL_PIXEL_FORMAT_YCBCR_420_888 : HAL_PIXEL_FORMAT_RGBA_8888 };
+		size_t bytes = (nv12 ? tb.offset[1] + (size_t)stride * rows1 : luma_end) + (i ? 777 : 0);
+
+		bs[i] = buf_create(&tb, bytes, 0);
+		srand(7 + i);
+		for (size_t k = 0; k < bytes; k++) {
+			bs[i]->image[k] = (uint8_t)rand();	/* padding and gaps: whatever the allocator left */
+		}
+		/* the picture: the same bytes in every buffer */
+		for (uint32_t y = 0; y < h; y++) {
+			for (uint32_t x = 0; x < row; x++) {
+				bs[i]->image[tb.offset[0] + (size_t)y * stride + x] = (uint8_t)(x * 7 + y * 3);
+			}
+		}
+		for (uint32_t y = 0; y < rows1; y++) {
+			for (uint32_t x = 0; x < (w + 1) / 2 * 2; x++) {
+				bs[i]->image[tb.offset[1] + (size_t)y * stride + x] = (uint8_t)(x * 5 + y * 11 + 1);
+			}
+		}
+		CHECK(capture(&f, bs[i], NULL, &hashes[i]) == HWCT_CAPTURE_OK, "%s: stride %u not captured", what,
+			stride);
+		if (i == 0) {
+			want = expected(bs[0], &size);
+		}
+	}
+	CHECK(hwct_hash_equal(&hashes[0], &hashes[1]) && hwct_hash_equal(&hashes[0], &hashes[2]),
+		"%s: one picture, more than one hash across strides", what);
+	hwct_writer_get_stats(f.ctx.writer, &st);
+	CHECK(st.blobs == 1 && st.blobs_deduplicated == 2, "%s: %llu blobs, %llu deduplicated; want 1, 2", what,
+		(unsigned long long)st.blobs, (unsigned long long)st.blobs_deduplicated);
+	fixture_close(&f);
+	expect_blob(f.path, &hashes[2], want, size, what);
+	free(want);
+	for (int i = 0; i < 3; i++) {
+		buf_destroy(bs[i]);
+	}
+	fixture_finish(&f);
+}
+
+static void test_strides(void)
+{
+	strides_case("rgb strides", AB24, 540, 37);
+	strides_case("nv12 strides", NV12, 318, 181);
 }
 
 /*
@@ -705,6 +791,7 @@ static void test_urgency(void)
 static const struct check_case tests[] = {
 	{ "nv12", test_nv12 },
 	{ "nv12-layout", test_nv12_layout },
+	{ "strides", test_strides },
 	{ "nv12-dedup", test_nv12_dedup },
 	{ "refused", test_refused },
 	{ "rgb", test_rgb },
