@@ -23,6 +23,9 @@ board"), on the newest Debian kernel line (7.x, vkms built from its source):
 
 3. WINSCOPE (a layer trace of two displays), imported, on vkms shaped like the first BOARD:
    both displays replayed at once, each on a CRTC of its own with writeback checksums.
+4. with --hwc2-module=hwcomposer.kms.so --replay-gen=replay-gen: an unscaled NV12 layer
+   (replay-gen --nv12) through the module, put on a plane in every frame (its buffer a
+   udmabuf dma-buf the module imports).
 
 One boot per replay. Exit 0, 1 on a failed check, UNAVAILABLE_STATUS when no VM can be
 prepared or booted here.
@@ -51,8 +54,12 @@ class Ctx:
          traces) = argv[1:8]
         self.traces = traces.split(",")
         self.trace = self.traces[0]
-        self.boards = [b for b in argv[8:] if not b.endswith(".pb")]
-        self.winscope = next((b for b in argv[8:] if b.endswith(".pb")), None)
+        rest = [a for a in argv[8:] if not a.startswith("--")]
+        opts = dict(a[2:].split("=", 1) for a in argv[8:] if a.startswith("--"))
+        self.boards = [b for b in rest if not b.endswith(".pb")]
+        self.winscope = next((b for b in rest if b.endswith(".pb")), None)
+        self.module = opts.get("hwc2-module")
+        self.replay_gen = opts.get("replay-gen")
         self.unavailable = int(unavailable)
         self.tmp = pathlib.Path(tempfile.mkdtemp(prefix="vm-boards."))
         self.env = dict(os.environ, HWCT_VM_CACHE=os.path.realpath(self.cache), HWCT_VM_RUN=self.vm_run)
@@ -241,10 +248,34 @@ def multi_display(ctx, dump, winscope):
             pathlib.Path(dump).stem, d, len(fs), fs[0]["checksum"]))
 
 
+def nv12_through_module(ctx):
+    """An unscaled NV12 video frame (replay-gen --nv12) through hwcomposer.kms.so on the newest
+    kernel's vkms: the layer's buffer is a dma-buf (udmabuf: gbm on kms_swrast allocates no
+    NV12) that the module imports, and the module puts it on a plane (DEVICE) in every frame."""
+    trace = ctx.tmp / "nv12.zst"
+    g = subprocess.run([ctx.replay_gen, str(trace), "--layers", "3", "--frames", "4", "--nv12"],
+                       capture_output=True, text=True)
+    if g.returncode != 0:
+        fail("replay-gen --nv12: %s" % g.stderr)
+    out = ctx.vm(["--env", "HWCT_KMS_MODE=1024x768"],
+                 [ctx.replay, str(trace), "--hwc2", ctx.module, "--results", "-", "-q"])
+    frames = json.loads(out)["frames"]
+    if len(frames) != 4:
+        fail("nv12: %d frames, expected 4" % len(frames))
+    for f in frames:
+        video = next((l for l in f["plan"] if l["layer"] == 101), None)
+        if not video or video.get("composition") != "DEVICE" or not f.get("checksum"):
+            fail("nv12 frame %d: the NV12 layer is %s, checksum %s" % (f["frame"], video, f.get("checksum")))
+    print("nv12: hwcomposer.kms.so put the NV12 layer on a plane (DEVICE) in all %d frames, "
+          "a writeback checksum each" % len(frames))
+
+
 def main():
     ctx = Ctx(sys.argv)
     try:
         default_device(ctx)
+        if ctx.module and ctx.replay_gen:
+            nv12_through_module(ctx)
         for dump in ctx.boards:
             shaped_device(ctx, dump)
         if ctx.winscope:
