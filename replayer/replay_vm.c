@@ -8,6 +8,10 @@
  * --board DUMP shapes vkms like the dump's board (board_vkms.c, vm-run's
  * --vkms-board), on the newest kernel line unless a kernel is given; the
  * guest's replay gets --board too (replay_board.h).
+ *
+ * The harness is HWCT_VM_RUN, else the installed one (libexecdir/hwctrace),
+ * else, for a program of a build tree, the vm-run link beside it with the
+ * build tree's vm-cache (replayer/meson.build).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -142,11 +146,29 @@ static size_t add_kernel_args(const struct replay_options *o, char **args, size_
 	return n;
 }
 
+/*
+ * An uninstalled program's harness: the vm-run beside self (a link the build
+ * makes) and the build tree's vm-cache, written to run and cache. Returns
+ * whether there is one.
+ */
+static bool build_tree_harness(const char *self, char run[PATH_MAX], char cache[PATH_MAX])
+{
+	const char *slash = strrchr(self, '/');
+	int dir = slash ? (int)(slash - self) : 0;
+
+	if (!slash || snprintf(run, PATH_MAX, "%.*s/vm-run", dir, self) >= PATH_MAX ||
+		snprintf(cache, PATH_MAX, "%.*s/../vm-cache", dir, self) >= PATH_MAX) {
+		return false;
+	}
+	return access(run, X_OK) == 0;
+}
+
 int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 {
 	const char *vm_run = setting("HWCT_VM_RUN", HWCT_VM_RUN);
 	const char *cache = setting("HWCT_VM_CACHE", HWCT_VM_CACHE);
 	char self[PATH_MAX], cwd[PATH_MAX], board_file[PATH_MAX] = "";
+	char tree_run[PATH_MAX], tree_cache[PATH_MAX];
 	char **args = calloc((size_t)argc + 24, sizeof(*args));
 	size_t n = 0;
 	int out = STDOUT_FILENO, status;
@@ -164,13 +186,20 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 		return REPLAY_EXIT_USAGE;
 	}
 	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len > 0) {
+		self[len] = '\0';
+	}
+	if ((!*vm_run || access(vm_run, X_OK) != 0) && !(getenv("HWCT_VM_RUN") && *getenv("HWCT_VM_RUN")) &&
+		len > 0 && build_tree_harness(self, tree_run, tree_cache)) {
+		vm_run = tree_run;
+		cache = *cache ? cache : tree_cache;
+	}
 	if (!*vm_run || access(vm_run, X_OK) != 0 || len <= 0 || !getcwd(cwd, sizeof(cwd))) {
 		replay_error("target vm is not available: no VM harness (%s); set HWCT_VM_RUN to tests/vm/vm-run",
 			*vm_run ? vm_run : "not built with one");
 		free(args);
 		return o->expect ? REPLAY_EXIT_UNTESTABLE : REPLAY_EXIT_TARGET;
 	}
-	self[len] = '\0';
 	args[n++] = (char *)vm_run;
 	if (*cache) {
 		args[n++] = "--cache";

@@ -43,9 +43,10 @@ for card in /dev/dri/card*; do
 		break
 	fi
 done
-# hwc-replay of the build tree: the source tree's VM harness and the build's cache, as
-# `meson devenv` sets them (an installed hwc-replay has its own in libexecdir/hwctrace)
-export HWCT_VM_RUN="$PWD/tests/vm/vm-run" HWCT_VM_CACHE="$PWD/build/vm-cache"
+# hwc-replay of the build tree finds the source tree's VM harness and the build's cache by
+# itself (build/replayer/vm-run, build/vm-cache), as a user's next command from the build
+# folder does; an installed hwc-replay has its own in libexecdir/hwctrace
+unset HWCT_VM_RUN HWCT_VM_CACHE
 echo
 if [ -n "$device" ]; then
 	echo "== hwc-replay $trace --frames 0-4 --device $device --format-fallback equivalent"
