@@ -165,7 +165,9 @@ static bool build_tree_harness(const char *self, char run[PATH_MAX], char cache[
 
 int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 {
-	const char *vm_run = setting("HWCT_VM_RUN", HWCT_VM_RUN);
+	const char *env_run = getenv("HWCT_VM_RUN");
+	bool from_env = env_run && *env_run;
+	const char *vm_run = from_env ? env_run : HWCT_VM_RUN;
 	const char *cache = setting("HWCT_VM_CACHE", HWCT_VM_CACHE);
 	char self[PATH_MAX], cwd[PATH_MAX], board_file[PATH_MAX] = "";
 	char tree_run[PATH_MAX], tree_cache[PATH_MAX];
@@ -189,8 +191,9 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	if (len > 0) {
 		self[len] = '\0';
 	}
-	if ((!*vm_run || access(vm_run, X_OK) != 0) && !(getenv("HWCT_VM_RUN") && *getenv("HWCT_VM_RUN")) &&
-		len > 0 && build_tree_harness(self, tree_run, tree_cache)) {
+	/* HWCT_VM_RUN, when set, is the harness even when it is not there (an error then) */
+	if (!from_env && (!*vm_run || access(vm_run, X_OK) != 0) && len > 0 &&
+		build_tree_harness(self, tree_run, tree_cache)) {
 		vm_run = tree_run;
 		cache = *cache ? cache : tree_cache;
 	}

@@ -32,7 +32,7 @@ struct vkms_shape {
 	size_t crtc_count;
 	size_t plane_count;
 	struct vkms_plane planes[VKMS_MAX_OBJECTS];
-	uint32_t writeback_crtc;	/* index of the board's modelled CRTC (its connector comes first) */
+	uint32_t modelled_crtc;		/* index of the board's modelled CRTC (its connector comes first) */
 	struct board_vkms_notes *notes;
 };
 
@@ -199,7 +199,7 @@ static int shape(struct vkms_shape *s, const struct board *board)
 		}
 		s->crtc_count = VKMS_MAX_OBJECTS;
 	}
-	s->writeback_crtc = board->crtc_index < s->crtc_count ? board->crtc_index : 0;
+	s->modelled_crtc = board->crtc_index < s->crtc_count ? board->crtc_index : 0;
 	if ((ret = shape_planes(s, board))) {
 		return ret;
 	}
@@ -210,7 +210,7 @@ static int shape(struct vkms_shape *s, const struct board *board)
 	}
 	if (note(s->notes, true, "CRTCs: %zu, each with an encoder and a connected Virtual connector, CRTC "
 		"%u's first (the board's modelled CRTC, for a trace's first display)", s->crtc_count,
-		s->writeback_crtc) ||
+		s->modelled_crtc) ||
 		note(s->notes, true, "planes: %zu (%zu primary, %zu overlay, %zu cursor) with the dump's types "
 			"and possible CRTCs, in the dump's order", s->plane_count, primaries, overlays, cursors) ||
 		note(s->notes, false, board->has_writeback ?
@@ -259,9 +259,9 @@ int board_vkms_write(const struct board *board, FILE *out, struct board_vkms_not
 	}
 	/* all connected, the modelled CRTC's first: a replay drives the first connected connector
 	 * with its first display and the next ones with the trace's other displays */
-	fprintf(out, "connector n%02u 1 e%02u\n", s.writeback_crtc, s.writeback_crtc);
+	fprintf(out, "connector n%02u 1 e%02u\n", s.modelled_crtc, s.modelled_crtc);
 	for (size_t c = 0; c < s.crtc_count; c++) {
-		if (c != s.writeback_crtc) {
+		if (c != s.modelled_crtc) {
 			fprintf(out, "connector n%02zu 1 e%02zu\n", c, c);
 		}
 	}
