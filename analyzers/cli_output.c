@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "say.h"
 
 #define OUT_BUFFER (1u << 16)
 
@@ -50,24 +51,18 @@ void cli_warning(const char *fmt, ...)
 {
 	va_list args;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: warning: ", CLI_PROGRAM);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	hwct_vsay(CLI_PROGRAM, "warning", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 void cli_error(const char *fmt, ...)
 {
 	va_list args;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: error: ", CLI_PROGRAM);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	hwct_vsay(CLI_PROGRAM, "error", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 const char *cli_format_seconds(char *buf, size_t size, uint64_t ns)

@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <hardware/hwcomposer2.h>
 #include <hwct/frame.h>
 #include <hwct/hwc2_names.h>
 
+#include "decision.h"
 #include "diff.h"
 
 #include <json-c/json.h>
@@ -49,23 +49,6 @@ struct agreement {
 	uint64_t frames, frames_agreeing, not_validated, undecided, not_in_trace;
 	bool out_of_memory;
 };
-
-/* 1 on the device, 0 client, -1 not a decision (INVALID, unknown). */
-static int on_device(int32_t composition)
-{
-	switch (composition) {
-	case HWC2_COMPOSITION_CLIENT:
-		return 0;
-	case HWC2_COMPOSITION_DEVICE:
-	case HWC2_COMPOSITION_SOLID_COLOR:
-	case HWC2_COMPOSITION_CURSOR:
-	case HWC2_COMPOSITION_SIDEBAND:
-	case HWC2_COMPOSITION_DISPLAY_DECORATION:
-		return 1;
-	default:
-		return -1;
-	}
-}
 
 static struct layer_agreement *layer_entry(struct agreement *ag, uint64_t display, uint64_t layer)
 {
@@ -127,7 +110,7 @@ static void count_frame(struct agreement *ag, const struct diff_result_frame *rf
 	for (size_t i = 0; i < rf->plan_count; i++) {
 		const struct diff_plan_layer *p = &rf->plan[i];
 		int32_t composition = recorded(ctx, p->layer);
-		int device = on_device(composition);
+		int device = hwct_decision_on_device(composition);
 		struct layer_agreement *l;
 
 		if (device < 0) {

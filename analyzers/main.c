@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "hwct_config.h"
+#include "say.h"
 
 static const struct cli_command *const commands[] = {
 	&cmd_info,
@@ -56,11 +57,9 @@ static int usage_error(const char *fmt, ...)
 {
 	va_list args;
 
-	fprintf(stderr, "%s: ", CLI_PROGRAM);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	hwct_vsay(CLI_PROGRAM, NULL, fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 	print_usage(stderr);
 	return CLI_EXIT_USAGE;
 }

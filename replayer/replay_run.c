@@ -17,17 +17,15 @@
 #include "replay_guard.h"
 #include "replay_session.h"
 #include "safe_dir.h"
+#include "say.h"
 
 void replay_error(const char *fmt, ...)
 {
 	va_list args;
 
-	fflush(stdout);
-	fprintf(stderr, "%s: error: ", REPLAY_PROGRAM);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	hwct_vsay(REPLAY_PROGRAM, "error", fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 void replay_note(bool quiet, const char *fmt, ...)
@@ -37,11 +35,9 @@ void replay_note(bool quiet, const char *fmt, ...)
 	if (quiet) {
 		return;
 	}
-	fprintf(stderr, "%s: ", REPLAY_PROGRAM);
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	hwct_vsay(REPLAY_PROGRAM, NULL, fmt, args);
 	va_end(args);
-	fputc('\n', stderr);
 }
 
 int replay_exit_status(int code, bool expect)

@@ -1,24 +1,6 @@
 /* Totals over the replayed frames (replay_results.h). */
-#include <hardware/hwcomposer2.h>
-
+#include "decision.h"
 #include "replay_results.h"
-
-/* The recorded decision of a layer: 1 on the device, 0 client, -1 unknown. */
-static int recorded_on_device(int32_t final)
-{
-	switch (final) {
-	case HWC2_COMPOSITION_CLIENT:
-		return 0;
-	case HWC2_COMPOSITION_DEVICE:
-	case HWC2_COMPOSITION_SOLID_COLOR:
-	case HWC2_COMPOSITION_CURSOR:
-	case HWC2_COMPOSITION_SIDEBAND:
-	case HWC2_COMPOSITION_DISPLAY_DECORATION:
-		return 1;
-	default:
-		return -1;
-	}
-}
 
 struct replay_display_total *replay_totals_display(struct replay_totals *t, uint64_t display)
 {
@@ -68,7 +50,7 @@ void replay_totals_add(struct replay_totals *t, const struct replay_frame_report
 				PLAN_REASON_TEST_FAILED));
 	}
 	for (size_t i = 0; i < f->layer_count && i < plan->layer_count; i++) {
-		int recorded = f->validated ? recorded_on_device(f->layers[i].final) : -1;
+		int recorded = f->validated ? hwct_decision_on_device(f->layers[i].final) : -1;
 		int planned = !plan_layer_is_client(&plan->layers[i]);
 
 		if (recorded < 0) {

@@ -18,6 +18,7 @@
 
 #include "bisect.h"
 #include "hwct_config.h"
+#include "say.h"
 
 #ifndef HWCT_BISECT_REPLAY
 #define HWCT_BISECT_REPLAY "hwc-replay"
@@ -67,11 +68,10 @@ static int usage(const char *fmt, ...)
 {
 	va_list args;
 
-	fprintf(stderr, "hwc-bisect: ");
 	va_start(args, fmt);
-	vfprintf(stderr, fmt, args);
+	hwct_vsay("hwc-bisect", NULL, fmt, args);
 	va_end(args);
-	fprintf(stderr, "\n%s(see 'hwc-bisect --help')\n", usage_text);
+	fprintf(stderr, "%s(see 'hwc-bisect --help')\n", usage_text);
 	return EXIT_USAGE;
 }
 
