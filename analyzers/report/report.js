@@ -4,7 +4,7 @@
  * builds every element with the DOM API; data only ever reaches the page as
  * text (textContent, attribute values), never as markup.
  *
- * Data (analyzers/report_trace_json.c, report_results.c): trace, environment,
+ * Data (analyzers/report/report_trace_json.c, report_results.c): trace, environment,
  * displays, capture, frames (columns: f frame, d display, df display frame,
  * t us, fl flags, n layers, c client layers, e efficiency per mille, a/p/r
  * acquire/present/release fence latency us, s stack), layers (distinct

@@ -37,6 +37,9 @@ struct vkms_shape {
 };
 
 static int note(struct board_vkms_notes *notes, bool emulated, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int note(struct board_vkms_notes *notes, bool emulated, const char *fmt, ...)
 {
 	char **list = emulated ? notes->emulated : notes->not_emulated;
 	size_t *count = emulated ? &notes->emulated_count : &notes->not_emulated_count;

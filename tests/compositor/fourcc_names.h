@@ -1,5 +1,5 @@
 /*
- * Every code replayer/fourcc.h defines for builds without libdrm, as
+ * Every code replayer/scene/fourcc.h defines for builds without libdrm, as
  * X(NAME) lines: test_fourcc.c expands them once against libdrm's
  * <drm_fourcc.h> and once against fourcc.h's own definitions.
  */

@@ -1,5 +1,5 @@
 /*
- * replayer/fourcc.h's own codes (built with HWCT_FOURCC_LIBDRM=0, whatever
+ * replayer/scene/fourcc.h's own codes (built with HWCT_FOURCC_LIBDRM=0, whatever
  * the build found), as a table test_fourcc.c compares with libdrm's.
  */
 #include "fourcc_own.h"

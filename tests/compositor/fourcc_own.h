@@ -1,4 +1,4 @@
-/* The codes of replayer/fourcc.h's fallback (fourcc_own.c), for test_fourcc.c. */
+/* The codes of replayer/scene/fourcc.h's fallback (fourcc_own.c), for test_fourcc.c. */
 #ifndef HWCT_TEST_FOURCC_OWN_H
 #define HWCT_TEST_FOURCC_OWN_H
 

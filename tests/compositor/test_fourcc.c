@@ -1,5 +1,5 @@
 /*
- * fourcc-fallback: each code replayer/fourcc.h defines for builds without
+ * fourcc-fallback: each code replayer/scene/fourcc.h defines for builds without
  * libdrm equals libdrm's <drm_fourcc.h> code of the same name, and the
  * list of names (fourcc_names.h) is in step with both.
  */

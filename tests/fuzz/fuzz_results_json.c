@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for known-good results (replayer/replay_expect.c, what
+ * libFuzzer target for known-good results (replayer/hwc-replay/results/replay_expect.c, what
  * hwc-replay --expect reads): any input ends in loaded results or a clean
  * error naming the file and the JSON path, never a crash, a leak or
  * undefined behaviour. Seed the corpus with the JSON files of tests/replay/data.
