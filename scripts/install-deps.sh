@@ -2,6 +2,9 @@
 # Installs the Debian 12 packages hwctrace needs to build and to run every test.
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing.
 # Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs browser lava; default: all)
+# The README's first command (scripts/bootstrap.sh) installs the main job's groups (main_groups:
+# build kms vm), the second (scripts/test.sh) every group; README.md's table "What each
+# command installs" gives each group's purpose and size on a fresh Debian 12.
 set -eu
 
 declare -A groups=(
@@ -20,12 +23,15 @@ declare -A groups=(
 	[lava]="lava-dispatcher lava-common lavacli python3-yaml"
 )
 
+# the groups of the main job (scripts/bootstrap.sh): build it, replay on KMS or vkms in the VM
+main_groups=(build kms vm)
 wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser lava)
+[ "${wanted[*]}" != main ] || wanted=("${main_groups[@]}")
 
 missing=()
 for g in "${wanted[@]}"; do
-	[ -n "${groups[$g]+x}" ] || { echo "install-deps: unknown group '$g'" >&2; exit 2; }
+	[ -n "${groups[$g]+x}" ] || { echo "install-deps: unknown group '$g' (groups: ${!groups[*]}, main)" >&2; exit 2; }
 	for p in ${groups[$g]}; do
 		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
 		[ "$status" = "install ok installed" ] || missing+=("$p")

@@ -20,7 +20,17 @@ logs=$root/build/test-logs
 fuzz_seconds=${HWCT_FUZZ_SECONDS:-60}
 status=0
 
-bash scripts/install-deps.sh || exit 1
+# every group; a build folder configured before a group was installed (the first
+# command installs the main job's only) is configured again, so that it finds them
+deps_log=$(mktemp)
+bash scripts/install-deps.sh 2>&1 | tee "$deps_log"
+[ "${PIPESTATUS[0]}" = 0 ] || { rm -f "$deps_log"; exit 1; }
+if grep -q '^install-deps: installing' "$deps_log"; then
+	for dir in build build-asan build-fuzz build-minimal; do
+		[ ! -f "$dir/build.ninja" ] || meson setup --reconfigure "$dir" >/dev/null || exit 1
+	done
+fi
+rm -f "$deps_log"
 
 step() {
 	echo
