@@ -6,6 +6,7 @@
 
 #include <hwct/hwc2_names.h>
 
+#include "json_build.h"
 #include "json_int.h"
 #include "info.h"
 #include "pb.h"
@@ -16,38 +17,21 @@ struct builder {
 	struct pbjson_options pb;
 };
 
-/* Adds value (a new reference, NULL meaning out of memory) under key. */
-static void put(struct builder *b, struct json_object *obj, const char *key, struct json_object *value)
-{
-	if (!b->ok || !obj || !value || json_object_object_add(obj, key, value) < 0) {
-		json_object_put(value);
-		b->ok = false;
-	}
-}
-
-/* json-c spells null as a NULL object. */
-static void put_null(struct builder *b, struct json_object *obj, const char *key)
-{
-	if (!b->ok || !obj || json_object_object_add(obj, key, NULL) < 0) {
-		b->ok = false;
-	}
-}
-
 static void put_u64_or_null(struct builder *b, struct json_object *obj, const char *key, bool has, uint64_t v)
 {
 	if (has) {
-		put(b, obj, key, hwct_json_u64(v));
+		hwct_json_put(&b->ok, obj, key, hwct_json_u64(v));
 	} else {
-		put_null(b, obj, key);
+		hwct_json_put_null(&b->ok, obj, key);
 	}
 }
 
 static void put_string_or_null(struct builder *b, struct json_object *obj, const char *key, const char *s)
 {
 	if (s) {
-		put(b, obj, key, json_object_new_string(s));
+		hwct_json_put(&b->ok, obj, key, json_object_new_string(s));
 	} else {
-		put_null(b, obj, key);
+		hwct_json_put_null(&b->ok, obj, key);
 	}
 }
 
@@ -77,7 +61,7 @@ static struct json_object *environment(struct builder *b, const Hwct__Environmen
 	for (size_t i = 0; i < e->n_hwc2_capabilities; i++) {
 		append_string_or_null(b, names, hwct_hwc2_capability_name(e->hwc2_capabilities[i]));
 	}
-	put(b, obj, "hwc2_capability_names", names);
+	hwct_json_put(&b->ok, obj, "hwc2_capability_names", names);
 	return obj;
 }
 
@@ -90,8 +74,8 @@ static struct json_object *displays(struct builder *b, const struct info_facts *
 		struct json_object *obj = d->display ? pbjson_message(&d->display->base, &b->pb) :
 			json_object_new_object();
 
-		put(b, obj, "id", hwct_json_u64(d->id));
-		put(b, obj, "frames", hwct_json_u64(d->frames));
+		hwct_json_put(&b->ok, obj, "id", hwct_json_u64(d->id));
+		hwct_json_put(&b->ok, obj, "frames", hwct_json_u64(d->frames));
 		append(b, array, obj);
 	}
 	return array;
@@ -102,27 +86,27 @@ static struct json_object *counts(struct builder *b, const struct info_facts *fa
 	struct json_object *obj = json_object_new_object(), *kinds = json_object_new_object();
 	struct json_object *functions = json_object_new_array();
 
-	put(b, obj, "display_frames", hwct_json_u64(facts->frame_ends));
-	put(b, obj, "records", hwct_json_u64(facts->records));
+	hwct_json_put(&b->ok, obj, "display_frames", hwct_json_u64(facts->frame_ends));
+	hwct_json_put(&b->ok, obj, "records", hwct_json_u64(facts->records));
 	for (unsigned i = 0; i < hwct__record__descriptor.n_fields; i++) {
-		put(b, kinds, hwct__record__descriptor.fields[i].name, hwct_json_u64(facts->records_by_kind[i]));
+		hwct_json_put(&b->ok, kinds, hwct__record__descriptor.fields[i].name, hwct_json_u64(facts->records_by_kind[i]));
 	}
-	put(b, obj, "records_by_kind", kinds);
-	put(b, obj, "calls", hwct_json_u64(facts->calls));
+	hwct_json_put(&b->ok, obj, "records_by_kind", kinds);
+	hwct_json_put(&b->ok, obj, "calls", hwct_json_u64(facts->calls));
 	for (size_t i = 0; i < facts->function_count; i++) {
 		struct json_object *f = json_object_new_object();
 
-		put(b, f, "function", json_object_new_int(facts->functions[i].function));
+		hwct_json_put(&b->ok, f, "function", json_object_new_int(facts->functions[i].function));
 		put_string_or_null(b, f, "name", hwct_hwc2_function_name(facts->functions[i].function));
-		put(b, f, "calls", hwct_json_u64(facts->functions[i].calls));
+		hwct_json_put(&b->ok, f, "calls", hwct_json_u64(facts->functions[i].calls));
 		append(b, functions, f);
 	}
-	put(b, obj, "calls_by_function", functions);
-	put(b, obj, "buffers", hwct_json_u64(facts->buffers));
-	put(b, obj, "blobs", hwct_json_u64(facts->blobs));
-	put(b, obj, "fences", hwct_json_u64(facts->fences));
-	put(b, obj, "keyframes", hwct_json_u64(facts->keyframes));
-	put(b, obj, "seek_keyframes", hwct_json_u64(facts->seek_keyframes));
+	hwct_json_put(&b->ok, obj, "calls_by_function", functions);
+	hwct_json_put(&b->ok, obj, "buffers", hwct_json_u64(facts->buffers));
+	hwct_json_put(&b->ok, obj, "blobs", hwct_json_u64(facts->blobs));
+	hwct_json_put(&b->ok, obj, "fences", hwct_json_u64(facts->fences));
+	hwct_json_put(&b->ok, obj, "keyframes", hwct_json_u64(facts->keyframes));
+	hwct_json_put(&b->ok, obj, "seek_keyframes", hwct_json_u64(facts->seek_keyframes));
 	return obj;
 }
 
@@ -130,12 +114,12 @@ static struct json_object *sizes(struct builder *b, uint64_t stored, uint64_t ra
 {
 	struct json_object *obj = json_object_new_object();
 
-	put(b, obj, "stored", hwct_json_u64(stored));
-	put(b, obj, "raw", hwct_json_u64(raw));
+	hwct_json_put(&b->ok, obj, "stored", hwct_json_u64(stored));
+	hwct_json_put(&b->ok, obj, "raw", hwct_json_u64(raw));
 	if (stored) {
-		put(b, obj, "ratio", json_object_new_double((double)raw / (double)stored));
+		hwct_json_put(&b->ok, obj, "ratio", json_object_new_double((double)raw / (double)stored));
 	} else {
-		put_null(b, obj, "ratio");
+		hwct_json_put_null(&b->ok, obj, "ratio");
 	}
 	return obj;
 }
@@ -145,11 +129,11 @@ static struct json_object *bytes(struct builder *b, const struct info_facts *fac
 	const struct hwct_frame_counts *fr = &facts->frames;
 	struct json_object *obj = sizes(b, facts->trace->stored_bytes, facts->trace->raw_bytes);
 
-	put(b, obj, "file", hwct_json_u64(facts->trace->file_size));
-	put(b, obj, "record_frames", sizes(b, fr->record_stored, fr->record_raw));
-	put(b, obj, "blob_frames", sizes(b, fr->blob_stored, fr->blob_raw));
-	put(b, obj, "blob_payload", hwct_json_u64(facts->blob_payload));
-	put(b, obj, "blob_data", hwct_json_u64(facts->blob_data));
+	hwct_json_put(&b->ok, obj, "file", hwct_json_u64(facts->trace->file_size));
+	hwct_json_put(&b->ok, obj, "record_frames", sizes(b, fr->record_stored, fr->record_raw));
+	hwct_json_put(&b->ok, obj, "blob_frames", sizes(b, fr->blob_stored, fr->blob_raw));
+	hwct_json_put(&b->ok, obj, "blob_payload", hwct_json_u64(facts->blob_payload));
+	hwct_json_put(&b->ok, obj, "blob_data", hwct_json_u64(facts->blob_data));
 	return obj;
 }
 
@@ -158,11 +142,11 @@ static struct json_object *frames(struct builder *b, const struct info_facts *fa
 	const struct hwct_frame_counts *fr = &facts->frames;
 	struct json_object *obj = json_object_new_object();
 
-	put(b, obj, "total", hwct_json_u64(fr->record_frames + fr->blob_frames + fr->skippable_frames));
-	put(b, obj, "data", hwct_json_u64(fr->record_frames + fr->blob_frames));
-	put(b, obj, "record", hwct_json_u64(fr->record_frames));
-	put(b, obj, "blob", hwct_json_u64(fr->blob_frames));
-	put(b, obj, "skippable", hwct_json_u64(fr->skippable_frames));
+	hwct_json_put(&b->ok, obj, "total", hwct_json_u64(fr->record_frames + fr->blob_frames + fr->skippable_frames));
+	hwct_json_put(&b->ok, obj, "data", hwct_json_u64(fr->record_frames + fr->blob_frames));
+	hwct_json_put(&b->ok, obj, "record", hwct_json_u64(fr->record_frames));
+	hwct_json_put(&b->ok, obj, "blob", hwct_json_u64(fr->blob_frames));
+	hwct_json_put(&b->ok, obj, "skippable", hwct_json_u64(fr->skippable_frames));
 	return obj;
 }
 
@@ -170,11 +154,11 @@ static struct json_object *container(struct builder *b, const struct hwct_trace_
 {
 	struct json_object *obj = json_object_new_object();
 
-	put(b, obj, "seek_table", json_object_new_boolean(t->has_seek_table));
-	put(b, obj, "scanned", json_object_new_boolean(!t->has_seek_table));
-	put(b, obj, "truncated", json_object_new_boolean(t->truncated));
+	hwct_json_put(&b->ok, obj, "seek_table", json_object_new_boolean(t->has_seek_table));
+	hwct_json_put(&b->ok, obj, "scanned", json_object_new_boolean(!t->has_seek_table));
+	hwct_json_put(&b->ok, obj, "truncated", json_object_new_boolean(t->truncated));
 	put_u64_or_null(b, obj, "truncated_offset", t->truncated, t->truncated_offset);
-	put(b, obj, "ignored_bytes", hwct_json_u64(t->truncated ? t->file_size - t->truncated_offset : 0));
+	hwct_json_put(&b->ok, obj, "ignored_bytes", hwct_json_u64(t->truncated ? t->file_size - t->truncated_offset : 0));
 	return obj;
 }
 
@@ -182,8 +166,8 @@ static struct json_object *format(struct builder *b, const struct hwct_trace_inf
 {
 	struct json_object *obj = json_object_new_object();
 
-	put(b, obj, "major", json_object_new_int(t->major));
-	put(b, obj, "minor", json_object_new_int(t->minor));
+	hwct_json_put(&b->ok, obj, "major", json_object_new_int(t->major));
+	hwct_json_put(&b->ok, obj, "minor", json_object_new_int(t->minor));
 	return obj;
 }
 
@@ -193,25 +177,25 @@ int info_print_json(FILE *f, const char *path, const struct info_facts *facts)
 	struct json_object *root = json_object_new_object(), *file = json_object_new_object();
 	bool timed = facts->has_time;
 
-	put(&b, file, "path", json_object_new_string(path));
-	put(&b, file, "size", hwct_json_u64(facts->trace->file_size));
-	put(&b, root, "file", file);
-	put(&b, root, "format", format(&b, facts->trace));
-	put(&b, root, "container", container(&b, facts->trace));
-	put(&b, root, "header", pbjson_message(&facts->trace->header->base, &b.pb));
+	hwct_json_put(&b.ok, file, "path", json_object_new_string(path));
+	hwct_json_put(&b.ok, file, "size", hwct_json_u64(facts->trace->file_size));
+	hwct_json_put(&b.ok, root, "file", file);
+	hwct_json_put(&b.ok, root, "format", format(&b, facts->trace));
+	hwct_json_put(&b.ok, root, "container", container(&b, facts->trace));
+	hwct_json_put(&b.ok, root, "header", pbjson_message(&facts->trace->header->base, &b.pb));
 	if (facts->environment) {
-		put(&b, root, "environment", environment(&b, facts->environment));
+		hwct_json_put(&b.ok, root, "environment", environment(&b, facts->environment));
 	} else {
-		put_null(&b, root, "environment");
+		hwct_json_put_null(&b.ok, root, "environment");
 	}
-	put(&b, root, "displays", displays(&b, facts));
-	put(&b, root, "counts", counts(&b, facts));
-	put(&b, root, "bytes", bytes(&b, facts));
-	put(&b, root, "zstd_frames", frames(&b, facts));
+	hwct_json_put(&b.ok, root, "displays", displays(&b, facts));
+	hwct_json_put(&b.ok, root, "counts", counts(&b, facts));
+	hwct_json_put(&b.ok, root, "bytes", bytes(&b, facts));
+	hwct_json_put(&b.ok, root, "zstd_frames", frames(&b, facts));
 	put_u64_or_null(&b, root, "t_first_ns", timed, facts->t_first);
 	put_u64_or_null(&b, root, "t_last_ns", timed, facts->t_last);
 	put_u64_or_null(&b, root, "duration_ns", timed, facts->t_last - facts->t_first);
-	put(&b, root, "complete", json_object_new_boolean(facts->complete));
+	hwct_json_put(&b.ok, root, "complete", json_object_new_boolean(facts->complete));
 	put_string_or_null(&b, root, "error", facts->complete ? NULL : facts->error.message);
 	if (b.ok) {
 		fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
