@@ -89,4 +89,12 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
 int winscope_import_file(const char *in_path, const char *out_path, const struct winscope_options *opts,
 	struct winscope_report *rep, struct hwct_error *err);
 
+/*
+ * As winscope_import_file(), for an input already in memory (data, size
+ * bytes, borrowed; in_path names it in messages and in the trace): an
+ * archive entry or a trace found in a folder.
+ */
+int winscope_import_data_file(const uint8_t *data, size_t size, const char *in_path, const char *out_path,
+	const struct winscope_options *opts, struct winscope_report *rep, struct hwct_error *err);
+
 #endif
