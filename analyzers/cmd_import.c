@@ -14,18 +14,23 @@
 
 #include "cli.h"
 #include "import_find.h"
+#include "tnx_import.h"
 #include "winscope.h"
+
+#define MAX_AT 64	/* times --at takes */
 
 enum {
 	OPT_DISPLAY = 1,
 	OPT_SIZE,
 	OPT_USE,
+	OPT_AT,
 };
 
 static const struct cli_option options[] = {
 	{ "display", 0, true, OPT_DISPLAY },
 	{ "size", 0, true, OPT_SIZE },
 	{ "use", 0, true, OPT_USE },
+	{ "at", 0, true, OPT_AT },
 	{ NULL, 0, false, 0 },
 };
 
@@ -111,27 +116,99 @@ static void print_found(FILE *f, const char *in, const struct imp_found *found)
 	}
 }
 
-/* The layer trace or transaction trace src, imported into out. */
-static int import_source(const struct imp_source *src, const char *out, const struct winscope_options *opts)
-{
-	struct winscope_report report;
-	struct hwct_error err;
+struct import_args {
+	const struct winscope_options *opts;
+	int64_t at[MAX_AT];		/* --at, ascending */
+	size_t at_count;
+};
 
-	if (src->cls.kind == IMP_TRANSACTIONS) {
-		cli_error("%s: %s: rebuilding layer stacks from a transaction trace is not implemented in this "
-			"version; import a layer trace instead", src->path, src->cls.what);
-		return CLI_EXIT_FAILURE;
+static void print_gaps(FILE *f, const struct tnx_report *t)
+{
+	fprintf(f, "  Not in the transaction trace, so assumed: the physical display (one, on layer stack 0, %" PRIu32
+		"x%" PRIu32 " %s), its refresh rate, the dataspaces, visible regions and composition decisions",
+		t->width, t->height, t->size_inferred ? "from the largest buffer; --size gives it" : "given with --size");
+	if (t->gaps.mirrors) {
+		fprintf(f, "; %" PRIu64 " mirror layer%s drawn empty (mirroring not rebuilt)", t->gaps.mirrors,
+			t->gaps.mirrors == 1 ? "" : "s");
 	}
-	if (winscope_import_data_file(src->data, src->size, src->path, out, opts, &report, &err) < 0) {
-		cli_error("%s", err.message);
-		return CLI_EXIT_FAILURE;
+	if (t->gaps.unknown_layers) {
+		fprintf(f, "; %" PRIu64 " change%s to layers never created (the trace began after them) skipped",
+			t->gaps.unknown_layers, t->gaps.unknown_layers == 1 ? "" : "s");
 	}
-	print_report(stdout, src->path, out, &report);
-	return CLI_EXIT_OK;
+	if (t->gaps.display_transforms) {
+		fprintf(f, "; display orientation changes not applied");
+	}
+	fprintf(f, ".\n");
 }
 
-static int import(const struct cli_command *cmd, const char *in, const char *out,
-	const struct winscope_options *opts, enum imp_pick pick, const char *use)
+/* The layer trace or transaction trace src, imported into out. */
+static int import_source(const struct imp_source *src, const char *out, const struct import_args *a)
+{
+	struct winscope_options opts = *a->opts;
+	struct winscope_report report;
+	struct tnx_report tr;
+	struct hwct_error err;
+	const uint8_t *data = src->data;
+	size_t size = src->size;
+	uint8_t *rebuilt = NULL;
+	int ret = CLI_EXIT_OK;
+
+	if (src->cls.kind == IMP_TRANSACTIONS) {
+		struct tnx_options to = {
+			.at = a->at_count ? a->at : NULL,
+			.at_count = a->at_count,
+			.width = opts.width,
+			.height = opts.height,
+			.max_layers = opts.max_layers,
+		};
+
+		if (tnx_import(src->data, src->size, src->path, &to, &rebuilt, &size, &tr, &err) < 0) {
+			cli_error("%s", err.message);
+			return CLI_EXIT_FAILURE;
+		}
+		printf("%s: %" PRIu64 " transaction entr%s (%" PRIu64 " transactions, %.3f s to %.3f s elapsed) "
+			"rebuilt into %" PRIu64 " layer stack%s%s.\n", src->path, tr.entries, tr.entries == 1 ? "y" : "ies",
+			tr.transactions, tr.first_ns / 1e9, tr.last_ns / 1e9, tr.written, tr.written == 1 ? "" : "s",
+			a->at_count ? " at the --at times" : ", one after each entry");
+		print_gaps(stdout, &tr);
+		data = rebuilt;
+		opts.width = tr.width;
+		opts.height = tr.height;
+	}
+	if (winscope_import_data_file(data, size, src->path, out, &opts, &report, &err) < 0) {
+		cli_error("%s", err.message);
+		ret = CLI_EXIT_FAILURE;
+	} else {
+		print_report(stdout, src->path, out, &report);
+	}
+	free(rebuilt);
+	return ret;
+}
+
+/* --at T[,T...]: elapsed times in ns, ascending. */
+static bool parse_at(const char *arg, struct import_args *a)
+{
+	const char *p = arg;
+
+	a->at_count = 0;
+	while (*p) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(p, &end, 10);
+		if (errno || end == p || v < 0 || a->at_count == MAX_AT || (a->at_count && v < a->at[a->at_count - 1]) ||
+			(*end && *end != ',')) {
+			return false;
+		}
+		a->at[a->at_count++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return a->at_count > 0;
+}
+
+static int import(const struct cli_command *cmd, const char *in, const char *out, const struct import_args *a,
+	enum imp_pick pick, const char *use)
 {
 	const struct imp_source *src;
 	struct imp_found found;
@@ -142,7 +219,7 @@ static int import(const struct cli_command *cmd, const char *in, const char *out
 	if (same_file(in, out)) {
 		return cli_usage_error(cmd, "%s: is the input itself", out);
 	}
-	if (imp_find(in, NULL, opts->max_input, &found, &err) < 0) {
+	if (imp_find(in, NULL, a->opts->max_input, &found, &err) < 0) {
 		cli_error("%s", err.message);
 		imp_found_finish(&found);
 		return CLI_EXIT_FAILURE;
@@ -174,7 +251,7 @@ static int import(const struct cli_command *cmd, const char *in, const char *out
 			"; --use layers|generated|transactions|NAME picks another" : "");
 	}
 	fflush(stdout);
-	ret = import_source(src, out, opts);
+	ret = import_source(src, out, a);
 	imp_found_finish(&found);
 	return ret;
 }
@@ -183,6 +260,7 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 {
 	struct winscope_options opts;
 	struct cli_parser p;
+	struct import_args args = { 0 };
 	enum imp_pick pick = IMP_PICK_AUTO;
 	const char *use = NULL;
 	int key, ret = CLI_EXIT_USAGE;
@@ -215,6 +293,12 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 			}
 			opts.width = w;
 			opts.height = h;
+		} else if (key == OPT_AT) {
+			if (!parse_at(p.arg, &args)) {
+				cli_usage_error(cmd, "--at: '%s' is not a list of up to %d ascending elapsed times in ns", p.arg,
+					MAX_AT);
+				goto out;
+			}
 		} else if (key == OPT_USE) {
 			use = p.arg;
 			pick = !strcmp(use, "layers") ? IMP_PICK_LAYERS : !strcmp(use, "generated") ?
@@ -233,7 +317,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 		cli_usage_error(cmd, p.positional_count > 2 ? "too many arguments" : "expected IN and OUT");
 		goto out;
 	}
-	ret = import(cmd, p.positional[0], p.positional[1], &opts, pick, use);
+	args.opts = &opts;
+	ret = import(cmd, p.positional[0], p.positional[1], &args, pick, use);
 out:
 	cli_parse_finish(&p);
 	return ret;
@@ -244,12 +329,14 @@ out:
 	"  --size WxH     the display size, for traces that record none (default: inferred from the layers)\n" \
 	"  --use WHAT     which trace of an archive or folder to import: layers (recorded), generated (from\n" \
 	"                 transactions), transactions, or the end of a path as listed (default: the first of\n" \
-	"                 layers, generated, transactions there is)\n"
+	"                 layers, generated, transactions there is)\n" \
+	"  --at T,...     a transaction trace: write the rebuilt layers at these elapsed times (ns)\n" \
+	"                 (default: after every transaction entry)\n"
 
 const struct cli_command cmd_import = {
 	.name = "import",
 	.summary = "convert a SurfaceFlinger trace, bugreport zip, Winscope archive or folder into a trace",
-	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT]",
+	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT] [--at T,...]",
 	.options = IMPORT_OPTIONS,
 	.run = run,
 };
@@ -257,7 +344,7 @@ const struct cli_command cmd_import = {
 const struct cli_command cmd_import_winscope = {
 	.name = "import-winscope",
 	.summary = "the former name of import",
-	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT]",
+	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT] [--at T,...]",
 	.options = IMPORT_OPTIONS,
 	.run = run,
 };
