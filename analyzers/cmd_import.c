@@ -151,6 +151,7 @@ static int import_source(const struct imp_source *src, const char *out, const st
 	const uint8_t *data = src->data;
 	size_t size = src->size;
 	uint8_t *rebuilt = NULL;
+	char note[1024];
 	int ret = CLI_EXIT_OK;
 
 	if (src->cls.kind == IMP_TRANSACTIONS) {
@@ -171,6 +172,15 @@ static int import_source(const struct imp_source *src, const char *out, const st
 			tr.transactions, tr.first_ns / 1e9, tr.last_ns / 1e9, tr.written, tr.written == 1 ? "" : "s",
 			a->at_count ? " at the --at times" : ", one after each entry");
 		print_gaps(stdout, &tr);
+		snprintf(note, sizeof(note), "Rebuilt by hwc-trace import from the SurfaceFlinger transaction trace %s "
+			"(%" PRIu64 " entries, %" PRIu64 " transactions): SurfaceFlinger's layer state replayed transaction "
+			"by transaction and written as a layer trace without composition state, imported as below. Not "
+			"in a transaction trace, so assumed: the physical display (one, on layer stack 0, %" PRIu32 "x%"
+			PRIu32 ", %s), its refresh rate, dataspaces, visible regions and composition decisions; %" PRIu64
+			" mirror layers drawn empty; %" PRIu64 " changes to layers never created skipped. See docs/import.md.",
+			src->path, tr.entries, tr.transactions, tr.width, tr.height, tr.size_inferred ?
+			"the largest buffer's size" : "given with --size", tr.gaps.mirrors, tr.gaps.unknown_layers);
+		opts.origin_note = note;
 		data = rebuilt;
 		opts.width = tr.width;
 		opts.height = tr.height;

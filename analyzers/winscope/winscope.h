@@ -25,6 +25,7 @@ struct winscope_options {
 	uint64_t max_pixels;		/* largest buffer area accepted, pixels */
 	uint64_t max_input;		/* largest input accepted, bytes */
 	uint32_t max_layers;		/* most LayerProto in one entry */
+	const char *origin_note;	/* borrowed, may be NULL: put before the trace's Note (where the layers came from) */
 };
 
 #define WINSCOPE_MAX_DISPLAYS 16	/* displays imported at most (the session's limit) */

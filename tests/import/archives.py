@@ -11,6 +11,7 @@ the error names the archive, the entry and the limit, and that the import
 stayed within a memory bound (its peak RSS, from wait4).
 
 Cases: bugreport, winscope-archive, nested, folder, use, other-kind,
+transactions-only, perfetto-transactions,
 zip-bomb, lying-bomb, million-entries, dotdot-names, deep-nesting,
 truncated-directory, claims-4gib.
 """
@@ -226,6 +227,42 @@ def case_other_kind(tmp):
     expect_error(status, err, legacy, "window manager trace (legacy, magic WINTRACE)", "no SurfaceFlinger layers")
 
 
+def case_transactions_only(tmp):
+    """A bugreport without a layer trace: the transactions are rebuilt, and the same as from the file itself."""
+    src = os.path.join(tmp, "bugreport.zip")
+    with zipfile.ZipFile(src, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("main_entry.txt", "bugreport-test.txt")
+        z.write(TRANSACTIONS, WMTRACE + "transactions_trace.winscope")
+    at = "850335483446,850686322883"
+    status, out, err, _, _ = run(["import", TRANSACTIONS, os.path.join(tmp, "direct.zst"), "--at", at])
+    check(status == 0, "the transaction trace itself does not import: " + err)
+    want = report_lines(out)
+    status, out, err, _, _ = run(["import", src, os.path.join(tmp, "t.zst"), "--at", at])
+    check(status == 0, "exit %d: %s" % (status, err))
+    check("Importing %s > %stransactions_trace.winscope (transaction trace): no layer trace; the layer stacks are "
+          "rebuilt from the transactions" % (src, WMTRACE) in out, "the transactions not chosen, or why not said")
+    check("rebuilt into 2 layer stacks at the --at times" in out, "not rebuilt at the two times")
+    check("Not in the transaction trace, so assumed: the physical display" in out, "what is assumed not said")
+    check(report_lines(out) == want, "the import differs from the file's own")
+    check_same_trace(tmp, os.path.join(tmp, "t.zst"))
+
+
+def case_perfetto_transactions(tmp):
+    """The same transaction entries as a legacy file and as Perfetto packets (field 94) rebuild the same."""
+    seeds = os.path.join(FIXTURES, "..", "import")
+    legacy = os.path.join(seeds, "transactions-head.winscope")
+    perfetto = os.path.join(seeds, "transactions-head.perfetto-trace")
+    status, out, err, _, _ = run(["import", legacy, os.path.join(tmp, "direct.zst")])
+    check(status == 0, "legacy: " + err)
+    want = report_lines(out)
+    status, out, err, _, _ = run(["import", perfetto, os.path.join(tmp, "p.zst")])
+    check(status == 0, "Perfetto: " + err)
+    check("SurfaceFlinger transaction trace (Perfetto, 12 packets: 12 surfaceflinger_transactions (field 94))" in out,
+          "the Perfetto transaction trace not recognised")
+    check(report_lines(out) == want, "the Perfetto import differs from the legacy one")
+    check_same_trace(tmp, os.path.join(tmp, "p.zst"))
+
+
 # ---- hostile archives ----
 
 def case_zip_bomb(tmp):
@@ -372,6 +409,7 @@ def case_claims_4gib(tmp):
 CASES = {
     "bugreport": case_bugreport, "use": case_use, "winscope-archive": case_winscope_archive,
     "nested": case_nested, "folder": case_folder, "other-kind": case_other_kind,
+    "transactions-only": case_transactions_only, "perfetto-transactions": case_perfetto_transactions,
     "zip-bomb": case_zip_bomb, "lying-bomb": case_lying_bomb, "million-entries": case_million_entries,
     "dotdot-names": case_dotdot_names, "deep-nesting": case_deep_nesting,
     "truncated-directory": case_truncated_directory, "claims-4gib": case_claims_4gib,

@@ -44,3 +44,47 @@ with open(os.path.join(out, "winscope.zip"), "wb") as f:
 with open(os.path.join(out, "nested.zip"), "wb") as f:
     with zipfile.ZipFile(f, "w", zipfile.ZIP_STORED) as z:
         write(z, "inner/winscope.zip", inner.getvalue())
+
+
+# The first entries of the real transaction trace (its starting state and
+# what follows), as a legacy file and as a Perfetto trace (fuzz-transactions seeds).
+def varint(v):
+    out = bytearray()
+    while True:
+        out.append((v & 0x7f) | (0x80 if v > 0x7f else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def read_varint(b, i):
+    v, shift = 0, 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, i
+
+
+with open(os.path.join(root, "winscope", "elapsed_timestamp_Transactions.pb"), "rb") as f:
+    tnx = f.read()
+assert tnx[:9] == b"\x09TNXTRACE"
+entries, i = [], 9
+while i < len(tnx) and len(entries) < 12:
+    key, i = read_varint(tnx, i)
+    if key >> 3 == 2 and key & 7 == 2:
+        n, i = read_varint(tnx, i)
+        entries.append(tnx[i:i + n])
+        i += n
+    elif key & 7 == 1:
+        i += 8
+    else:
+        raise SystemExit("unexpected field %d in the transaction trace" % (key >> 3))
+with open(os.path.join(out, "transactions-head.winscope"), "wb") as f:
+    f.write(tnx[:9] + b"".join(b"\x12" + varint(len(e)) + e for e in entries))
+with open(os.path.join(out, "transactions-head.perfetto-trace"), "wb") as f:
+    for e in entries:
+        packet = b"\x40" + varint(1000 + len(e)) + varint(94 << 3 | 2) + varint(len(e)) + e
+        f.write(b"\x0a" + varint(len(packet)) + packet)
