@@ -266,14 +266,34 @@ def case_perfetto_transactions(tmp):
 # ---- hostile archives ----
 
 def case_zip_bomb(tmp):
-    """1.1 GiB of zeros deflated to ~1 MiB, under a trace's name: refused by its declared size."""
+    """1.1 GiB of zeros deflated to ~1 MiB, under a trace's name: refused by its declared size.
+
+    The deflate stream is one fully flushed block of 1 MiB of zeros repeated
+    (a full flush ends on a byte boundary and forgets the history, so the
+    copies concatenate), then an empty final block: a real stream of that
+    size, made in a fraction of a second."""
     src = os.path.join(tmp, "bomb.zip")
     size = 1100 * MIB
-    with zipfile.ZipFile(src, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
-        with z.open(WMTRACE + "layers_trace.winscope", "w", force_zip64=True) as f:
-            chunk = bytes(MIB)
-            for _ in range(size // MIB):
-                f.write(chunk)
+    c = zlib.compressobj(9, zlib.DEFLATED, -15)
+    block = c.compress(bytes(MIB)) + c.flush(zlib.Z_FULL_FLUSH)
+    tail = zlib.compressobj(9, zlib.DEFLATED, -15).flush()
+    crc = 0
+    chunk = bytes(MIB)
+    for _ in range(size // MIB):
+        crc = zlib.crc32(chunk, crc)
+    name = (WMTRACE + "layers_trace.winscope").encode()
+    comp = len(block) * (size // MIB) + len(tail)
+    with open(src, "wb") as f:
+        f.write(struct.pack("<IHHHHHIIIHH", 0x04034b50, 20, 0, 8, 0, 0, crc, comp, size, len(name), 0) + name)
+        for _ in range(size // MIB):
+            f.write(block)
+        f.write(tail)
+        cd = struct.pack("<IHHHHHHIIIHHHHHII", 0x02014b50, 20, 20, 0, 8, 0, 0, crc, comp, size, len(name), 0, 0, 0, 0,
+                         0, 0) + name
+        f.write(cd + struct.pack("<IHHHHIIH", 0x06054b50, 0, 0, 1, 1, len(cd), 30 + len(name) + comp, 0))
+    with zipfile.ZipFile(src) as z:  # a valid archive: the first MiB decompresses to zeros
+        with z.open(z.infolist()[0]) as e:
+            check(e.read(MIB) == bytes(MIB), "the bomb does not decompress to zeros")
     status, _, err, _, rss = run(["import", src, os.path.join(tmp, "b.zst")])
     expect_error(status, err, src, "layers_trace.winscope", "claims %d bytes" % size, "limit for one entry is 1073741824")
     bound_rss(rss, os.path.getsize(src), "zip bomb")
