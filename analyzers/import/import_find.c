@@ -98,8 +98,18 @@ static int read_all(const char *path, uint64_t limit, uint8_t **out, size_t *siz
 	uint8_t *data = NULL;
 	size_t len = 0, cap = 0;
 
+	struct stat st;
+
 	if (fd < 0) {
 		return hwct_error_set(err, -errno, path, UINT64_MAX, "cannot open: %s", strerror(errno));
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= limit) {
+		cap = (size_t)st.st_size + 1;	/* one read past the end sees it end: no copies as it grows */
+		data = malloc(cap);
+		if (!data) {
+			close(fd);
+			return hwct_error_set(err, -ENOMEM, path, UINT64_MAX, "out of memory");
+		}
 	}
 	for (;;) {
 		ssize_t n;
