@@ -104,13 +104,19 @@ static void packet_census(const uint8_t *data, size_t pos, size_t end, uint64_t 
 	while (pos < end) {
 		uint64_t key;
 
-		if (!varint(data, end, &pos, &key) || !skip(data, end, &pos, (unsigned)(key & 7))) {
+		bool whole;
+
+		if (!varint(data, end, &pos, &key)) {
 			return;
 		}
+		whole = skip(data, end, &pos, (unsigned)(key & 7));
 		for (size_t i = 0; i < PACKET_FIELDS; i++) {
 			if (key >> 3 == packet_fields[i].field) {
-				counts[i]++;
+				counts[i]++;	/* a cut one too: the reader then names the damage */
 			}
+		}
+		if (!whole) {
+			return;
 		}
 	}
 }

@@ -11,7 +11,7 @@ the error names the archive, the entry and the limit, and that the import
 stayed within a memory bound (its peak RSS, from wait4).
 
 Cases: bugreport, winscope-archive, nested, folder, use, other-kind,
-transactions-only, perfetto-transactions,
+transactions-only, perfetto-transactions, transactions-damaged,
 zip-bomb, lying-bomb, million-entries, dotdot-names, deep-nesting,
 truncated-directory, claims-4gib.
 """
@@ -263,6 +263,28 @@ def case_perfetto_transactions(tmp):
     check_same_trace(tmp, os.path.join(tmp, "p.zst"))
 
 
+def case_transactions_damaged(tmp):
+    """Cut and damaged transaction traces: an error naming the file, the offset and the entry; no output."""
+    seeds = os.path.join(FIXTURES, "..", "import")
+    legacy = read(os.path.join(seeds, "transactions-head.winscope"))
+    perfetto = read(os.path.join(seeds, "transactions-head.perfetto-trace"))
+    flipped = bytearray(legacy)
+    flipped[9] = 0x13  # the first entry's key: field 2, wire type 3
+    garbled = bytearray(legacy)
+    garbled[40] ^= 0xff  # inside the first entry
+    for name, data, words in (("cut.winscope", legacy[:5000], ["offset 9", "transaction entry 0", "truncated"]),
+                              ("flipped.winscope", bytes(flipped), ["offset 9", "wire type 3"]),
+                              ("garbled.winscope", bytes(garbled), ["transaction entry 0", "not a valid TransactionTraceEntry"]),
+                              ("cut.perfetto-trace", perfetto[:3000], ["offset", "Perfetto packet 0", "truncated"])):
+        path = os.path.join(tmp, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        status, out, err, _, _ = run(["import", path, os.path.join(tmp, "x.zst")])
+        expect_error(status, err, path, *words)
+        check("transaction trace" in out, "%s: not recognised as a transaction trace" % name)
+        check(not os.path.exists(os.path.join(tmp, "x.zst")), "%s: an output was written" % name)
+
+
 # ---- hostile archives ----
 
 def case_zip_bomb(tmp):
@@ -430,6 +452,7 @@ CASES = {
     "bugreport": case_bugreport, "use": case_use, "winscope-archive": case_winscope_archive,
     "nested": case_nested, "folder": case_folder, "other-kind": case_other_kind,
     "transactions-only": case_transactions_only, "perfetto-transactions": case_perfetto_transactions,
+    "transactions-damaged": case_transactions_damaged,
     "zip-bomb": case_zip_bomb, "lying-bomb": case_lying_bomb, "million-entries": case_million_entries,
     "dotdot-names": case_dotdot_names, "deep-nesting": case_deep_nesting,
     "truncated-directory": case_truncated_directory, "claims-4gib": case_claims_4gib,
