@@ -4,7 +4,7 @@
 # it; by hand: bash scripts/check-minimal.sh [BUILD_DIR] (default
 # build-minimal, made afresh each time, with build-minimal.aux beside it).
 #
-# The optional libraries (libdrm, gbm, EGL/GLES2, libpng, lttng-ust) are hidden
+# The optional libraries (libdrm, gbm, EGL/GLES2, libpng, lttng-ust, libzip) are hidden
 # from pkg-config: PKG_CONFIG_LIBDIR lists only the .pc files of the required
 # ones (libzstd, libxxhash, libprotobuf-c, json-c, pixman-1 and what they
 # require). It then
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 dir=${1:-build-minimal}
 required="libzstd libxxhash libprotobuf-c json-c pixman-1"
-optional_headers='(^|/)(png|pngconf|drm_fourcc|drm|drm_mode|xf86drm|xf86drmMode|gbm)[.]h$|/(EGL|GLES2|KHR|lttng)/'
+optional_headers='(^|/)(png|pngconf|zip|zipconf|drm_fourcc|drm|drm_mode|xf86drm|xf86drmMode|gbm)[.]h$|/(EGL|GLES2|KHR|lttng)/'
 
 fail() {
 	echo "check-minimal: $*" >&2
@@ -50,7 +50,7 @@ while [ ${#todo[@]} -gt 0 ]; do
 done
 export PKG_CONFIG_LIBDIR="$(cd "$aux/pc" && pwd)" PKG_CONFIG_PATH=
 
-features="kms gl gbm png lttng vm_tests man fuzz"
+features="kms gl gbm png lttng zip vm_tests man fuzz"
 opts=-Dtests=enabled
 for f in $features; do
 	opts="$opts -D$f=disabled"

@@ -9,7 +9,8 @@ set -eu
 
 declare -A groups=(
 	[build]="meson ninja-build pkg-config gcc clang libclang-rt-14-dev protobuf-c-compiler
-		libprotobuf-c-dev protobuf-compiler libzstd-dev zstd libxxhash-dev libjson-c-dev"
+		libprotobuf-c-dev protobuf-compiler libzstd-dev zstd libxxhash-dev libjson-c-dev
+		libzip-dev"
 	[kms]="libdrm-dev libgbm-dev libegl-dev libgles-dev libegl-mesa0 libgl1-mesa-dri
 		libpixman-1-dev libpng-dev drm-info"
 	[lttng]="liblttng-ust-dev lttng-tools babeltrace2"

@@ -42,6 +42,7 @@ extern const struct cli_command cmd_diff;
 extern const struct cli_command cmd_export;
 extern const struct cli_command cmd_extract;
 extern const struct cli_command cmd_trim;
+extern const struct cli_command cmd_import;
 extern const struct cli_command cmd_import_winscope;
 extern const struct cli_command cmd_board;
 extern const struct cli_command cmd_report;

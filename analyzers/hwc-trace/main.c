@@ -21,6 +21,7 @@ static const struct cli_command *const commands[] = {
 	&cmd_export,
 	&cmd_extract,
 	&cmd_trim,
+	&cmd_import,
 	&cmd_import_winscope,
 	&cmd_board,
 	&cmd_report,

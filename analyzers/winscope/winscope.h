@@ -25,6 +25,7 @@ struct winscope_options {
 	uint64_t max_pixels;		/* largest buffer area accepted, pixels */
 	uint64_t max_input;		/* largest input accepted, bytes */
 	uint32_t max_layers;		/* most LayerProto in one entry */
+	const char *origin_note;	/* borrowed, may be NULL: put before the trace's Note (where the layers came from) */
 };
 
 #define WINSCOPE_MAX_DISPLAYS 16	/* displays imported at most (the session's limit) */
@@ -88,5 +89,13 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
  */
 int winscope_import_file(const char *in_path, const char *out_path, const struct winscope_options *opts,
 	struct winscope_report *rep, struct hwct_error *err);
+
+/*
+ * As winscope_import_file(), for an input already in memory (data, size
+ * bytes, borrowed; in_path names it in messages and in the trace): an
+ * archive entry or a trace found in a folder.
+ */
+int winscope_import_data_file(const uint8_t *data, size_t size, const char *in_path, const char *out_path,
+	const struct winscope_options *opts, struct winscope_report *rep, struct hwct_error *err);
 
 #endif

@@ -102,9 +102,10 @@ static bool same_file(const char *a, const char *b)
 	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
-static int write_trace(const uint8_t *data, size_t size, const char *in_path, const char *out_path,
+int winscope_import_data_file(const uint8_t *data, size_t size, const char *in_path, const char *out_path,
 	const struct winscope_options *opts, struct winscope_report *rep, struct hwct_error *err)
 {
+	struct winscope_options defaults;
 	struct hwct_writer_options wo;
 	struct hwct_writer *w;
 	char *tmp = temp_template(out_path);
@@ -128,6 +129,10 @@ static int write_trace(const uint8_t *data, size_t size, const char *in_path, co
 	wo.writer_name = "hwc-trace import-winscope " HWCT_VERSION;
 	wo.pixel_level = 3;
 	wo.pixels = true;
+	if (!opts) {
+		winscope_options_init(&defaults);
+		opts = &defaults;
+	}
 	w = hwct_writer_create_fd(fd, &wo);
 	if (!w) {
 		ret = hwct_error_set(err, -errno, out_path, UINT64_MAX, "cannot start the trace: %s", strerror(errno));
@@ -173,7 +178,7 @@ int winscope_import_file(const char *in_path, const char *out_path, const struct
 	if (ret < 0) {
 		return ret;
 	}
-	ret = write_trace(data, size, in_path, out_path, opts, rep, err);
+	ret = winscope_import_data_file(data, size, in_path, out_path, opts, rep, err);
 	free(data);
 	return ret;
 }

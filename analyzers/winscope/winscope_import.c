@@ -496,7 +496,7 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
 		goto out;
 	}
 	fill_report(rep, &t, &pl);
-	ret = ws_meta_init(&meta, &t, &pl.shown[0].d, rep, pl.shown[0].stacks, name);
+	ret = ws_meta_init(&meta, &t, &pl.shown[0].d, rep, pl.shown[0].stacks, name, opts->origin_note);
 	/* the session starts shortly before the first frame, not at boot */
 	meta.config.start_ns = vsync_of(t.entries[0].msg, 0) > BOOT_LEAD_NS ?
 		vsync_of(t.entries[0].msg, 0) - BOOT_LEAD_NS : 0;

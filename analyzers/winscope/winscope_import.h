@@ -27,7 +27,7 @@ struct ws_meta {
  * -ENOMEM; m can be finished either way.
  */
 int ws_meta_init(struct ws_meta *m, const struct ws_trace *t, const struct ws_display *d,
-	const struct winscope_report *rep, const struct ws_stack *stacks, const char *name);
+	const struct winscope_report *rep, const struct ws_stack *stacks, const char *name, const char *origin_note);
 
 /* Frees the strings of m. */
 void ws_meta_finish(struct ws_meta *m);

@@ -128,7 +128,7 @@ static char *note_text(const struct ws_trace *t, const struct ws_display *d, con
 }
 
 int ws_meta_init(struct ws_meta *m, const struct ws_trace *t, const struct ws_display *d,
-	const struct winscope_report *rep, const struct ws_stack *stacks, const char *name)
+	const struct winscope_report *rep, const struct ws_stack *stacks, const char *name, const char *origin_note)
 {
 	const Winscope__LayersTraceProto *first = t->entries[0].msg;
 	const char *dump = NULL;
@@ -182,6 +182,12 @@ int ws_meta_init(struct ws_meta *m, const struct ws_trace *t, const struct ws_di
 	}
 	m->strings[WS_META_EXTRA] = format("import-winscope:%s", base_name(name));
 	m->strings[WS_META_EXTRA + 1] = note_text(t, d, rep, &tl, name);
+	if (origin_note && m->strings[WS_META_EXTRA + 1]) {
+		char *both = format("%s %s", origin_note, m->strings[WS_META_EXTRA + 1]);
+
+		free(m->strings[WS_META_EXTRA + 1]);
+		m->strings[WS_META_EXTRA + 1] = both;
+	}
 	if (!ok || !m->strings[WS_META_EXTRA] || !m->strings[WS_META_EXTRA + 1]) {
 		return -ENOMEM;
 	}
