@@ -10,9 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "read_file.h"
 #include "import_find.h"
-
-#define READ_CHUNK (1u << 20)
 
 static const char *const trace_suffixes[] = {
 	".pb", ".winscope", ".perfetto-trace", ".pftrace", ".perfetto", ".trace", ".zip",
@@ -92,73 +91,6 @@ static int take_entry(const struct arch_entry *e, uint8_t **data, size_t size, v
 	return add(ctx->f, e->path, data, size, ctx->err);
 }
 
-static int read_all(const char *path, uint64_t limit, uint8_t **out, size_t *size, struct hwct_error *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint8_t *data = NULL;
-	size_t len = 0, cap = 0;
-
-	struct stat st;
-
-	if (fd < 0) {
-		return hwct_error_set(err, -errno, path, UINT64_MAX, "cannot open: %s", strerror(errno));
-	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size <= limit) {
-		cap = (size_t)st.st_size + 1;	/* one read past the end sees it end: no copies as it grows */
-		data = malloc(cap);
-		if (!data) {
-			close(fd);
-			return hwct_error_set(err, -ENOMEM, path, UINT64_MAX, "out of memory");
-		}
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			uint8_t *p;
-
-			if (cap > limit) {
-				free(data);
-				close(fd);
-				return hwct_error_set(err, -EFBIG, path, UINT64_MAX,
-					"larger than the limit of %" PRIu64 " bytes", limit);
-			}
-			p = realloc(data, cap + READ_CHUNK);
-			if (!p) {
-				free(data);
-				close(fd);
-				return hwct_error_set(err, -ENOMEM, path, UINT64_MAX, "out of memory");
-			}
-			data = p;
-			cap += READ_CHUNK;
-		}
-		n = read(fd, data + len, cap - len);
-		if (n < 0 && errno == EINTR) {
-			continue;
-		}
-		if (n < 0) {
-			int e = errno;
-
-			free(data);
-			close(fd);
-			return hwct_error_set(err, -e, path, len, "read error: %s", strerror(e));
-		}
-		if (n == 0) {
-			break;
-		}
-		len += (size_t)n;
-	}
-	close(fd);
-	if (len > limit) {
-		free(data);
-		return hwct_error_set(err, -EFBIG, path, UINT64_MAX, "larger than the limit of %" PRIu64 " bytes",
-			limit);
-	}
-	*out = data;
-	*size = len;
-	return 0;
-}
-
 static int look_at_file(const char *path, const struct arch_limits *lim, uint64_t max_input, struct imp_found *f,
 	struct hwct_error *err)
 {
@@ -166,7 +98,7 @@ static int look_at_file(const char *path, const struct arch_limits *lim, uint64_
 	struct arch_visitor v = { .want = want_entry, .take = take_entry, .user = &ctx };
 	uint8_t *data = NULL;
 	size_t size = 0;
-	int ret = read_all(path, max_input, &data, &size, err);
+	int ret = hwct_read_file(path, max_input, &data, &size, err);
 
 	if (ret < 0) {
 		return ret;

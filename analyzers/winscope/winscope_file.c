@@ -13,73 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "read_file.h"
 #include "hwct_config.h"
 #include "winscope.h"
-
-#define READ_CHUNK (1u << 20)
-
-static int read_all(const char *path, uint64_t limit, uint8_t **out, size_t *size, struct hwct_error *err)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint8_t *data = NULL;
-	size_t len = 0, cap = 0;
-	struct stat st;
-
-	if (fd < 0) {
-		return hwct_error_set(err, -errno, path, UINT64_MAX, "cannot open: %s", strerror(errno));
-	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return hwct_error_set(err, -EISDIR, path, UINT64_MAX, "is a directory");
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			size_t grow = cap ? cap : READ_CHUNK;
-			uint8_t *p;
-
-			if (cap >= limit) {
-				free(data);
-				close(fd);
-				return hwct_error_set(err, -EFBIG, path, UINT64_MAX,
-					"larger than the limit of %" PRIu64 " bytes", limit);
-			}
-			p = realloc(data, cap + grow);
-			if (!p) {
-				free(data);
-				close(fd);
-				return hwct_error_set(err, -ENOMEM, path, UINT64_MAX, "out of memory");
-			}
-			data = p;
-			cap += grow;
-		}
-		n = read(fd, data + len, cap - len);
-		if (n < 0 && errno == EINTR) {
-			continue;
-		}
-		if (n < 0) {
-			int e = errno;
-
-			free(data);
-			close(fd);
-			return hwct_error_set(err, -e, path, len, "read error: %s", strerror(e));
-		}
-		if (n == 0) {
-			break;
-		}
-		len += (size_t)n;
-	}
-	close(fd);
-	if (len > limit) {
-		free(data);
-		return hwct_error_set(err, -EFBIG, path, UINT64_MAX, "larger than the limit of %" PRIu64 " bytes",
-			limit);
-	}
-	*out = data;
-	*size = len;
-	return 0;
-}
 
 /* "DIR/.NAME.XXXXXX" for out = "DIR/NAME". */
 static char *temp_template(const char *out)
@@ -174,7 +110,7 @@ int winscope_import_file(const char *in_path, const char *out_path, const struct
 	if (same_file(in_path, out_path)) {
 		return hwct_error_set(err, -EEXIST, out_path, UINT64_MAX, "is the input itself");
 	}
-	ret = read_all(in_path, opts->max_input, &data, &size, err);
+	ret = hwct_read_file(in_path, opts->max_input, &data, &size, err);
 	if (ret < 0) {
 		return ret;
 	}
