@@ -360,7 +360,7 @@ def case_merge():
               "c1: LAVA ended the job: %s" % rows["c1"]["message"])
         check(rows["c2"]["verdict"] == "infrastructure" and rows["c2"]["message"] == "no job log",
               "c2: no log: %s" % rows["c2"]["message"])
-        check(report["summary"] == {"pass": 2, "fail": 1, "skip": 0, "error": 0, "infrastructure": 5},
+        check(report["summary"] == {"pass": 2, "fail": 1, "skip": 0, "error": 0, "infrastructure": 5, "pending": 0},
               "summary over both boards %s" % report["summary"])
         jobs = {j["name"]: j for j in report["jobs"]}
         check(jobs["t-qemu-vkms-1of3"]["seconds"] == 30.5, "a job's time from its log: %s" % jobs["t-qemu-vkms-1of3"])
