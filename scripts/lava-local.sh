@@ -7,6 +7,8 @@
 #   scripts/lava-local.sh start DIR [DEVICES]   (default 2 devices; prints URL and token)
 #   scripts/lava-local.sh stop DIR              (ends every process of the instance)
 #   scripts/lava-local.sh status DIR            (what runs; exit 0 when all of it does)
+#   scripts/lava-local.sh restart DIR [server|worker]  (the database and its jobs stay)
+#   scripts/lava-local.sh manage DIR ARGS...    (lava-server manage ARGS on the instance)
 #   scripts/lava-local.sh env DIR               (the environment `lava-server manage` needs)
 #
 # Nothing is written outside DIR but lava-run's work folders (/var/lib/lava/dispatcher/tmp,
@@ -21,7 +23,7 @@ template="$here/replayer/suite/lava/qemu-hwct.jinja2"
 [ -f "$template" ] || template="$here/share/hwctrace/suite/lava/qemu-hwct.jinja2"
 
 usage() {
-	echo "usage: $0 start|stop|status|env DIR [DEVICES]" >&2
+	echo "usage: $0 start|stop|status|restart|manage|env DIR [DEVICES | server|worker | ARGS...]" >&2
 	exit 2
 }
 [ $# -ge 2 ] || usage
@@ -73,6 +75,7 @@ export LAVA_YAML_SETTINGS_ALLOWED_HOSTS='[127.0.0.1, localhost]'
 export LAVA_YAML_SETTINGS_DEBUG='false'
 export HWCT_LAVA_PG_PORT=$port
 export HWCT_LAVA_URL='http://127.0.0.1:$web/'
+export HWCT_LAVA_BIND='127.0.0.1:$web'
 EOF
 }
 
@@ -160,15 +163,9 @@ start() {
 print(Worker.objects.get(hostname='hwct-local').token)" > "$dir/worker/token"
 	chmod 600 "$dir/worker/token"
 
-	# the server's processes run as lavaserver, as the packaged services do
 	chown -R lavaserver: "$dir/media" "$dir/log"
-	daemon gunicorn gunicorn3 lava_server.wsgi --bind "127.0.0.1:$web" --workers 2 --timeout 120 \
-		--log-level info -u lavaserver -g lavaserver
-	wait_for 60 gunicorn curl -sf "${HWCT_LAVA_URL}api/v0.2/system/version/"
-	daemon scheduler lava-server manage lava-scheduler --level INFO --log-file "$dir/log/scheduler.log"
-	daemon worker lava-worker --name hwct-local --url "$HWCT_LAVA_URL" --worker-dir "$dir/worker" \
-		--token-file "$dir/worker/token" --log-file "$dir/log/worker.log" --level INFO --ping-interval 2 --job-log-interval 2
-	wait_for 60 "the worker" sh -c "curl -sf '${HWCT_LAVA_URL}api/v0.2/workers/hwct-local/' | grep -q '\"state\":\"Online\"'"
+	start_server
+	start_worker
 	cat > "$dir/instance" <<EOF
 url=$HWCT_LAVA_URL
 token=$token
@@ -178,14 +175,63 @@ EOF
 	cat "$dir/instance"
 }
 
+# the web server (gunicorn, REST and XML-RPC APIs) and the scheduler, as lavaserver as
+# the packaged services run them
+start_server() {
+	daemon gunicorn gunicorn3 lava_server.wsgi --bind "$HWCT_LAVA_BIND" --workers 2 --timeout 120 \
+		--log-level info -u lavaserver -g lavaserver
+	wait_for 60 gunicorn curl -sf "${HWCT_LAVA_URL}api/v0.2/system/version/"
+	daemon scheduler lava-server manage lava-scheduler --level INFO --log-file "$dir/log/scheduler.log"
+}
+
+start_worker() {
+	daemon worker lava-worker --name hwct-local --url "$HWCT_LAVA_URL" --worker-dir "$dir/worker" \
+		--token-file "$dir/worker/token" --log-file "$dir/log/worker.log" --level INFO \
+		--ping-interval 2 --job-log-interval 2
+	wait_for 60 "the worker" sh -c "curl -sf '${HWCT_LAVA_URL}api/v0.2/workers/hwct-local/' | grep -q '\"state\":\"Online\"'"
+}
+
+# ends the daemons of run/NAME.pid given (their sessions)
+end_daemons() {
+	local name pid n
+	for name in "$@"; do
+		[ -f "$dir/run/$name.pid" ] || continue
+		pid=$(cat "$dir/run/$name.pid")
+		kill -TERM -- "-$pid" 2>/dev/null || true
+		for n in $(seq 1 20); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.5
+		done
+		kill -KILL -- "-$pid" 2>/dev/null || true
+		rm -f "$dir/run/$name.pid"
+	done
+}
+
+# a server restart: gunicorn and the scheduler, or the worker, end and start again;
+# the database and the jobs it holds stay
+restart() {
+	local what=${1:-server}
+	case $what in
+	server) end_daemons scheduler gunicorn ;;
+	worker) end_daemons worker ;;
+	*) die "restart: server or worker, not '$what'" ;;
+	esac
+	# shellcheck source=/dev/null
+	. "$dir/env"
+	if [ "$what" = server ]; then
+		start_server
+	else
+		start_worker
+	fi
+	echo "lava-local: $what restarted"
+}
+
 stop() {
 	local pids n
 	[ -d "$dir" ] || die "$dir: no such folder"
 	dir=$(cd "$dir" && pwd)
 	# the worker first (it would start a job again), then the rest, then PostgreSQL
-	for name in worker scheduler gunicorn; do
-		[ -f "$dir/run/$name.pid" ] && kill -TERM -- "-$(cat "$dir/run/$name.pid")" 2>/dev/null || true
-	done
+	end_daemons worker scheduler gunicorn
 	if [ -f "$dir/pg/data/postmaster.pid" ]; then
 		pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 		runuser -u postgres -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop > /dev/null 2>&1 || true
@@ -229,7 +275,7 @@ status() {
 		ok=1
 	fi
 	pids=$(marked)
-	echo "processes: $(echo $pids | wc -w)"
+	echo "processes: $(echo $pids | wc -w):" $pids
 	return $ok
 }
 
@@ -238,5 +284,12 @@ start) start "${3:-2}" ;;
 stop) stop ;;
 status) status ;;
 env) cat "$dir/env" ;;
+restart) restart "${3:-server}" ;;
+manage)
+	# shellcheck source=/dev/null
+	. "$dir/env"
+	shift 2
+	exec lava-server manage "$@"
+	;;
 *) usage ;;
 esac
