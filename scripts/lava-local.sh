@@ -128,6 +128,8 @@ start() {
 	# PostgreSQL refuses to run as root: its cluster belongs to the postgres user, which
 	# must reach DIR; it listens on a socket in DIR/pg only (no TCP at all).
 	chmod 755 "$dir"
+	runuser -u postgres -- test -x "$dir" ||
+		die "$dir: the postgres user cannot reach it (PostgreSQL's cluster lives there): a parent folder is closed to others"
 	mkdir "$dir/pg"
 	chown postgres: "$dir/pg"
 	runuser -u postgres -- "$pgbin/initdb" -D "$dir/pg/data" -U postgres --auth=trust -E UTF8 \
