@@ -87,6 +87,11 @@ daemon() {
 	echo $! > "$dir/run/$name.pid"
 }
 
+# the newest installed PostgreSQL's programs (initdb, pg_ctl are not on PATH)
+postgres_bin() {
+	find /usr/lib/postgresql -mindepth 2 -maxdepth 2 -name bin 2>/dev/null | sort -V | tail -n 1
+}
+
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -107,15 +112,21 @@ manage() {
 
 start() {
 	local devices=${1:-2} t0 port web secret token i
+	case $devices in
+	'' | *[!0-9]* | 0) die "DEVICES: a number of devices from 1, not '$devices'" ;;
+	esac
 	[ "$(id -u)" -eq 0 ] || die "needs root (the worker runs lava-run, which runs as root only)"
 	command -v lava-server > /dev/null || die "lava-server is not installed (scripts/install-deps.sh lava)"
-	pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+	pgbin=$(postgres_bin)
 	[ -n "$pgbin" ] || die "PostgreSQL is not installed (scripts/install-deps.sh lava)"
 	[ -z "$(marked)" ] || die "$dir: an instance runs there already (stop it first)"
 	t0=$(date +%s.%N)
+	# a folder of its own: an earlier instance's (its env file) is started afresh
+	if [ -d "$dir" ] && [ -n "$(ls -A "$dir")" ] && [ ! -f "$dir/env" ]; then
+		die "$dir: not empty and not an instance's folder"
+	fi
 	mkdir -p "$dir"
-	dir=$(cd "$dir" && pwd)
-	rm -rf "$dir/pg" "$dir/config" "$dir/media" "$dir/log" "$dir/run" "$dir/worker"
+	rm -rf "${dir:?}/pg" "${dir:?}/config" "${dir:?}/media" "${dir:?}/log" "${dir:?}/run" "${dir:?}/worker"
 	mkdir -p "$dir/log" "$dir/run" "$dir/media" "$dir/config/devices" "$dir/config/device-types" \
 		"$dir/config/health-checks" "$dir/config/dispatcher.d" "$dir/worker"
 	port=$(free_port)
@@ -142,27 +153,36 @@ start() {
 		|| die "cannot create the database"
 
 	manage migrate --noinput > "$dir/log/migrate.log" 2>&1 || die "migration failed ($dir/log/migrate.log)"
-	manage users add --superuser --staff --passwd admin admin > /dev/null
 	token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
-	manage tokens add --user admin --description hwct-local --secret "$token" > /dev/null
 	echo "$token" > "$dir/token"
 	chmod 600 "$dir/token"
-
-	# the device type qemu (its template is lava-server's own) and the devices, whose
-	# dictionary is the project's qemu-hwct.jinja2
-	manage device-types add qemu > /dev/null
-	manage workers add --description "hwct local worker" hwct-local > /dev/null
 	# lava-run's work folders: /var/lib/lava/dispatcher/tmp/<prefix><job>, this
 	# instance's prefix, so that another instance or a plain lava-run does not meet them
 	echo "prefix: hwct-$web-" > "$dir/config/dispatcher.d/hwct-local.yaml"
 	for i in $(seq 1 "$devices"); do
-		manage devices add --device-type qemu --worker hwct-local "qemu-hwct-0$i" > /dev/null
-		cp "$template" "$dir/config/devices/qemu-hwct-0$i.jinja2"
-		manage devices update --health GOOD "qemu-hwct-0$i" > /dev/null
+		cp "$template" "$dir/config/devices/$(printf 'qemu-hwct-%02d' "$i").jinja2"
 	done
-
-	manage shell -c "from lava_scheduler_app.models import Worker; \
-print(Worker.objects.get(hostname='hwct-local').token)" > "$dir/worker/token"
+	# lava-server's own management commands, in one process (each alone starts Django):
+	# a superuser with a random password and the API token; the device type qemu (its
+	# template is lava-server's qemu.jinja2), the worker, and the devices, whose dictionary
+	# is the project's qemu-hwct.jinja2, healthy (there is no health check job); then the
+	# worker's token
+	manage shell -c "
+from django.core.management import call_command as c
+from lava_scheduler_app.models import Worker
+c('users', 'add', '--superuser', '--staff', 'admin')
+c('tokens', 'add', '--user', 'admin', '--description', 'hwct-local', '--secret', '$token')
+c('device-types', 'add', 'qemu')
+c('workers', 'add', '--description', 'hwct local worker', 'hwct-local')
+for i in range(1, $devices + 1):
+    c('devices', 'add', '--device-type', 'qemu', '--worker', 'hwct-local', 'qemu-hwct-%02d' % i)
+    c('devices', 'update', '--health', 'GOOD', 'qemu-hwct-%02d' % i)
+print('worker-token', Worker.objects.get(hostname='hwct-local').token)
+" > "$dir/log/setup.log" 2>&1 || die "setting up users, devices and the worker failed ($dir/log/setup.log)"
+	sed -n 's/^worker-token //p' "$dir/log/setup.log" > "$dir/worker/token"
+	[ -s "$dir/worker/token" ] || die "no worker token ($dir/log/setup.log)"
+	sed -i '/^worker-token /d' "$dir/log/setup.log"
+	chmod 600 "$dir/log/setup.log"
 	chmod 600 "$dir/worker/token"
 
 	chown -R lavaserver: "$dir/media" "$dir/log"
@@ -235,7 +255,7 @@ stop() {
 	# the worker first (it would start a job again), then the rest, then PostgreSQL
 	end_daemons worker scheduler gunicorn
 	if [ -f "$dir/pg/data/postmaster.pid" ]; then
-		pgbin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+		pgbin=$(postgres_bin)
 		runuser -u postgres -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop > /dev/null 2>&1 || true
 	fi
 	# what is left (lava-run, qemu in sessions of their own): TERM, then KILL
@@ -277,6 +297,7 @@ status() {
 		ok=1
 	fi
 	pids=$(marked)
+	# shellcheck disable=SC2086
 	echo "processes: $(echo $pids | wc -w):" $pids
 	return $ok
 }

@@ -26,6 +26,7 @@ Exit 77 (skipped) without root, lava-server, lava-run or the VM.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -132,7 +133,9 @@ class Instance:
     def stop(self):
         run(LAVA_LOCAL, "stop", self.dir, status=None)
         alive = sorted(p for p, t in self.pids if t is not None and started(p) == t)
-        check(not alive, "no process of the instance left (of %d seen): %s" % (len(self.pids), alive))
+        check(not alive, "no process of the instance left (of %d seen): %s" % (len(self.pids), [
+            "%d %s" % (p, open("/proc/%d/cmdline" % p, "rb").read().replace(b"\0", b" ").decode()[:120])
+            for p in alive]))
         p = subprocess.run([LAVA_LOCAL, "status", self.dir], capture_output=True, text=True)
         check(p.stdout.strip().endswith("processes: 0:"), "lava-local status finds none either")
 
@@ -248,7 +251,8 @@ def suite_run(tmp, prepared, inst):
     p = settle(inst, out, status=125)
     times["whole suite, two devices (submit to last end)"] = time.monotonic() - start
     times["two devices, two shards"] = wall(inst, out)
-    check("ci-qemu-badkernel-2of2: job" in p.stdout and "Incomplete (Infrastructure: " in p.stdout,
+    check(re.search(r"^ci-qemu-badkernel-2of2: job \d+ Incomplete in \d+ s \(Infrastructure: Connection closed\)$",
+                    p.stdout, re.M) is not None,
           "wait reports the bad kernel's job Incomplete with LAVA's Infrastructure error")
     p = run(HWC_SUITE, "merge", out, "--server", "--hwc-trace", HWC_TRACE, "--report",
             os.path.join(tmp, "merged-server.json"), status=1)
