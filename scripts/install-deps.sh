@@ -18,8 +18,8 @@ declare -A groups=(
 	# hwc-suite's LAVA jobs (docs/fleet.md): LAVA's dispatcher (lava-run), its job schema
 	# and lavacli, all of Debian's python3, as hwc-suite is; lava-server and PostgreSQL for
 	# the local instance scripts/lava-local.sh starts (their services are never started
-	# by the install: see policy-rc.d below)
-	[lava]="lava-dispatcher lava-common lavacli python3-yaml lava-server postgresql"
+	# by the install: see policy-rc.d below; it also uses curl and ps)
+	[lava]="lava-dispatcher lava-common lavacli python3-yaml lava-server postgresql curl procps"
 )
 
 wanted=("$@")
