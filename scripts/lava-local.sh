@@ -60,7 +60,7 @@ marked() {
 # The settings every lava-server command of the instance reads (lava_server.settings.prod
 # takes LAVA_SETTINGS_* and LAVA_YAML_SETTINGS_* from the environment, after /etc's files).
 write_env() {
-	local port=$1 web=$2 secret=$3
+	local port=$1 web=$2 secret=$3 events=$4 ws=$5
 	cat > "$dir/env" <<EOF
 export HWCT_LAVA_LOCAL='$dir'
 export LAVA_YAML_SETTINGS_DATABASES='{default: {ENGINE: django.db.backends.postgresql, NAME: lavaserver, USER: lavaserver, HOST: "$dir/pg", PORT: $port}}'
@@ -73,6 +73,11 @@ export LAVA_SETTINGS_HEALTH_CHECKS_PATH='$dir/config/health-checks'
 export LAVA_SETTINGS_DISPATCHER_CONFIG_PATH='$dir/config/dispatcher.d'
 export LAVA_YAML_SETTINGS_ALLOWED_HOSTS='[127.0.0.1, localhost]'
 export LAVA_YAML_SETTINGS_DEBUG='false'
+export LAVA_YAML_SETTINGS_EVENT_NOTIFICATION='true'
+export LAVA_SETTINGS_INTERNAL_EVENT_SOCKET='ipc://$dir/events/internal'
+export LAVA_SETTINGS_EVENT_SOCKET='tcp://127.0.0.1:$events'
+export HWCT_LAVA_EVENTS=$events
+export HWCT_LAVA_WS=$ws
 export HWCT_LAVA_PG_PORT=$port
 export HWCT_LAVA_URL='http://127.0.0.1:$web/'
 export HWCT_LAVA_BIND='127.0.0.1:$web'
@@ -126,13 +131,14 @@ start() {
 		die "$dir: not empty and not an instance's folder"
 	fi
 	mkdir -p "$dir"
-	rm -rf "${dir:?}/pg" "${dir:?}/config" "${dir:?}/media" "${dir:?}/log" "${dir:?}/run" "${dir:?}/worker"
-	mkdir -p "$dir/log" "$dir/run" "$dir/media" "$dir/config/devices" "$dir/config/device-types" \
+	rm -rf "${dir:?}/pg" "${dir:?}/config" "${dir:?}/media" "${dir:?}/log" "${dir:?}/run" "${dir:?}/events" \
+		"${dir:?}/worker"
+	mkdir -p "$dir/log" "$dir/run" "$dir/events" "$dir/media" "$dir/config/devices" "$dir/config/device-types" \
 		"$dir/config/health-checks" "$dir/config/dispatcher.d" "$dir/worker"
 	port=$(free_port)
 	web=$(free_port)
 	secret=$(head -c 32 /dev/urandom | base64 | tr -d '/+=')
-	write_env "$port" "$web" "$secret"
+	write_env "$port" "$web" "$secret" "$(free_port)" "$(free_port)"
 	# shellcheck source=/dev/null
 	. "$dir/env"
 
@@ -185,7 +191,7 @@ print('worker-token', Worker.objects.get(hostname='hwct-local').token)
 	chmod 600 "$dir/log/setup.log"
 	chmod 600 "$dir/worker/token"
 
-	chown -R lavaserver: "$dir/media" "$dir/log"
+	chown -R lavaserver: "$dir/media" "$dir/log" "$dir/events"
 	start_server
 	start_worker
 	cat > "$dir/instance" <<EOF
@@ -197,13 +203,19 @@ EOF
 	cat "$dir/instance"
 }
 
-# the web server (gunicorn, REST and XML-RPC APIs) and the scheduler, as lavaserver as
-# the packaged services run them
+# the web server (gunicorn, REST and XML-RPC APIs), the publisher and the scheduler, as
+# lavaserver as the packaged services run them. The publisher passes the server's events
+# on (a job submitted, a device freed): the scheduler wakes on them instead of its
+# 20-second loop alone.
 start_server() {
+	daemon publisher lava-server manage lava-publisher --host 127.0.0.1 --port "$HWCT_LAVA_WS" \
+		--level INFO --log-file "$dir/log/publisher.log"
+	wait_for 60 "the publisher" grep -q "Create the pub socket" "$dir/log/publisher.log"
 	daemon gunicorn gunicorn3 lava_server.wsgi --bind "$HWCT_LAVA_BIND" --workers 2 --timeout 120 \
 		--log-level info -u lavaserver -g lavaserver
 	wait_for 60 gunicorn curl -sf "${HWCT_LAVA_URL}api/v0.2/system/version/"
-	daemon scheduler lava-server manage lava-scheduler --level INFO --log-file "$dir/log/scheduler.log"
+	daemon scheduler lava-server manage lava-scheduler --level INFO --log-file "$dir/log/scheduler.log" \
+		--event-url "tcp://127.0.0.1:$HWCT_LAVA_EVENTS"
 }
 
 start_worker() {
@@ -234,7 +246,7 @@ end_daemons() {
 restart() {
 	local what=${1:-server}
 	case $what in
-	server) end_daemons scheduler gunicorn ;;
+	server) end_daemons scheduler gunicorn publisher ;;
 	worker) end_daemons worker ;;
 	*) die "restart: server or worker, not '$what'" ;;
 	esac
@@ -253,7 +265,7 @@ stop() {
 	[ -d "$dir" ] || die "$dir: no such folder"
 	dir=$(cd "$dir" && pwd)
 	# the worker first (it would start a job again), then the rest, then PostgreSQL
-	end_daemons worker scheduler gunicorn
+	end_daemons worker scheduler gunicorn publisher
 	if [ -f "$dir/pg/data/postmaster.pid" ]; then
 		pgbin=$(postgres_bin)
 		runuser -u postgres -- "$pgbin/pg_ctl" -D "$dir/pg/data" -m fast -w stop > /dev/null 2>&1 || true
@@ -282,7 +294,7 @@ status() {
 	local pids ok=0
 	[ -d "$dir" ] || die "$dir: no such folder"
 	dir=$(cd "$dir" && pwd)
-	for name in gunicorn scheduler worker; do
+	for name in gunicorn publisher scheduler worker; do
 		if [ -f "$dir/run/$name.pid" ] && kill -0 "$(cat "$dir/run/$name.pid")" 2>/dev/null; then
 			echo "$name: running ($(cat "$dir/run/$name.pid"))"
 		else
