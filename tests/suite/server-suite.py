@@ -17,8 +17,8 @@ LAVA server").
    and merged: the verdicts, first differences and LAVA results must be the same.
 4. Faults: qemu-hwct-02 offline again; shard 1 submitted once more and canceled while it
    runs: `wait` reports it Canceled with LAVA's reason, `merge` says its cases have no
-   verdict and why; the server restarts; `submit --again` and `merge` complete them,
-   each case once, with the verdicts of step 3.
+   verdict and why; the server restarts; `submit --again`; the worker restarts while the
+   new try runs; `merge` completes them, each case once, with the verdicts of step 3.
 5. The instance stops: no process of it is left.
 
 Exit 77 (skipped) without root, lava-server, lava-run or the VM.
@@ -309,6 +309,14 @@ def suite_run(tmp, prepared, inst):
     run(HWC_SUITE, "submit", again, "--again")
     p = run(HWC_SUITE, "merge", again, "--server", "--hwc-trace", HWC_TRACE, status=125)
     check("pending" in p.stdout, "merged before the new try ends: pending, not the canceled try's verdict")
+    # the worker restarts while the new try runs: lava-run goes on, the new worker takes it up
+    new_id = json.load(open(os.path.join(again, "server.json")))["jobs"]["ci-qemu-vkms-1of2"]["id"]
+    deadline = time.monotonic() + 300
+    while inst.api("api/v0.2/jobs/%d/" % new_id)["state"] != "Running" and time.monotonic() < deadline:
+        time.sleep(1)
+    inst.remember_pids()
+    run(LAVA_LOCAL, "restart", inst.dir, "worker")
+    inst.remember_pids()
     settle(inst, again)
     run(HWC_SUITE, "merge", again, "--server", "--hwc-trace", HWC_TRACE)
     report = json.load(open(os.path.join(again, "merged.json")))
