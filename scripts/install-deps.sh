@@ -20,8 +20,10 @@ declare -A groups=(
 	# the browser tests of hwc-trace report (tests/report): headless chromium driven from Node
 	[browser]="chromium nodejs"
 	# hwc-suite's LAVA jobs (docs/fleet.md): LAVA's dispatcher (lava-run), its job schema
-	# and lavacli, all of Debian's python3, as hwc-suite is
-	[lava]="lava-dispatcher lava-common lavacli python3-yaml"
+	# and lavacli, all of Debian's python3, as hwc-suite is; lava-server and PostgreSQL for
+	# the local instance scripts/lava-local.sh starts (their services are never started
+	# by the install: see policy-rc.d below; it also uses curl and ps)
+	[lava]="lava-dispatcher lava-common lavacli python3-yaml lava-server postgresql curl procps"
 )
 
 # the groups of the main job (scripts/bootstrap.sh): build it, replay on KMS or vkms in the VM
@@ -50,5 +52,17 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+# Packages must not start services (postgresql, lava-server's): without systemd as PID 1
+# their scripts would start a system-wide PostgreSQL and lava-server's postinst would then
+# create and migrate a database in it. The project starts what it needs itself
+# (scripts/lava-local.sh). A policy-rc.d that says 101 ("action forbidden") stops them,
+# unless the machine has its own.
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' > "$policy"
+	chmod 755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
+# a mirror caught mid-sync fails some index files; the lists already here still serve
+apt-get -o DPkg::Lock::Timeout=600 update -q || echo "install-deps: apt-get update failed; using the package lists already here" >&2
+apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"

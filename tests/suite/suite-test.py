@@ -25,6 +25,11 @@ merge       hwc-suite merge on job logs written as lava-run writes them (and as 
             inside a case block are ignored; a block whose results do not match their
             md5sum, or are cut, keeps its verdict and says so; two boards' results of a
             trace compared by hwc-trace diff
+server      merge --server with the server out of reach (a closed port of 127.0.0.1): a
+            job whose log of its current try is kept merges from it, a job submitted
+            again whose kept log is of an earlier try is pending (not the old verdict),
+            a job never submitted is pending, each saying why; a damaged server.json
+            and a bad --url are refused naming them
 
 Exit 77 (skipped) when what a case needs is missing (lava-common for schema).
 """
@@ -360,7 +365,7 @@ def case_merge():
               "c1: LAVA ended the job: %s" % rows["c1"]["message"])
         check(rows["c2"]["verdict"] == "infrastructure" and rows["c2"]["message"] == "no job log",
               "c2: no log: %s" % rows["c2"]["message"])
-        check(report["summary"] == {"pass": 2, "fail": 1, "skip": 0, "error": 0, "infrastructure": 5},
+        check(report["summary"] == {"pass": 2, "fail": 1, "skip": 0, "error": 0, "infrastructure": 5, "pending": 0},
               "summary over both boards %s" % report["summary"])
         jobs = {j["name"]: j for j in report["jobs"]}
         check(jobs["t-qemu-vkms-1of3"]["seconds"] == 30.5, "a job's time from its log: %s" % jobs["t-qemu-vkms-1of3"])
@@ -388,6 +393,56 @@ def case_merge():
               "md5sum" in rows["c0"]["message"], "a block that does not match its md5sum: %s" % rows["c0"]["message"])
         check(rows["c3"]["verdict"] == "pass" and "no end line" in rows["c3"]["message"],
               "a block without its end: %s" % rows["c3"]["message"])
+
+
+def case_server():
+    if not (HWC_REPLAY and HWC_TRACE):
+        print("needs hwc-replay and hwc-trace")
+        sys.exit(77)
+    import socket
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        suite = write_suite(tmp, 3)
+        out = os.path.join(tmp, "out")
+        run("jobs", suite, "-o", out, "--no-validate", "--shards", "3")  # c0 | c1 | c2
+        good = os.path.join(tmp, "good.json")
+        subprocess.run([HWC_REPLAY, os.path.join(ROOT, "traces", "home.zst"), "--profile",
+                        os.path.join(ROOT, "tests", "data", "boards", "vkms-6.1-overlays.json"),
+                        "--frames", "0-1", "--results", good, "--quiet"], check=True)
+        results = json.load(open(good))
+        logs = os.path.join(out, "server")
+        os.mkdir(logs)
+        write_log(os.path.join(logs, "t-qemu-vkms-1of3.log"), block_lines("c0", 0, results), [("c0", "pass")],
+                  {"result": "pass"}, raw=True)
+        write_log(os.path.join(logs, "t-qemu-vkms-2of3.log"), block_lines("c1", 0, results), [("c1", "pass")],
+                  {"result": "pass"}, raw=True)
+        s = socket.socket()
+        s.bind(("127.0.0.1", 0))  # a port nothing listens on: bound, never listening
+        url = "http://127.0.0.1:%d/" % s.getsockname()[1]
+        state = {"url": url, "jobs": {"t-qemu-vkms-1of3": {"id": 5, "tries": [], "log": 5},
+                                      "t-qemu-vkms-2of3": {"id": 8, "tries": [6], "log": 6}}}
+        with open(os.path.join(out, "server.json"), "w") as f:
+            json.dump(state, f)
+        p = run("merge", out, "--server", "--hwc-trace", HWC_TRACE, status=125)
+        s.close()
+        rows = {r["case"]: r for r in json.load(open(os.path.join(out, "merged.json")))["cases"]}
+        check(rows["c0"]["verdict"] == "pass" and rows["c0"]["results"], "c0: from the kept log of its job: %s" % rows["c0"])
+        check(rows["c1"]["verdict"] == "pending" and "job 8" in rows["c1"]["message"] and
+              "unreachable" in rows["c1"]["message"], "c1: submitted again, the server out of reach: %s" % rows["c1"])
+        check(os.path.exists(os.path.join(logs, "t-qemu-vkms-2of3.log.earlier")) and
+              not os.path.exists(os.path.join(logs, "t-qemu-vkms-2of3.log")), "the earlier try's log set aside")
+        check(rows["c2"]["verdict"] == "pending" and "never submitted" in rows["c2"]["message"],
+              "c2: never submitted: %s" % rows["c2"]["message"])
+        check("pending" in p.stdout and "unreachable" in p.stdout, "the table says which and why")
+        with open(os.path.join(out, "server.json"), "w") as f:
+            f.write("{not json")
+        p = run("merge", out, "--server", "--hwc-trace", HWC_TRACE, status=2)
+        check("server.json: unreadable" in p.stderr, "a damaged server.json is named: %s" % p.stderr.strip())
+        os.unlink(os.path.join(out, "server.json"))
+        p = run("submit", out, "--url", "ftp://x/", status=2)
+        check("--url 'ftp://x/'" in p.stderr, "a bad --url is named: %s" % p.stderr.strip())
+        p = run("wait", out, "--url", url, status=2)
+        check("no job submitted" in p.stderr, "wait without a submission: %s" % p.stderr.strip())
 
 
 FAKE_REPLAY = """#!/bin/sh
@@ -457,7 +512,7 @@ def case_case_script():
 
 
 CASES = {"merge": case_merge, "case-script": case_case_script, "shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
-         "bundle": case_bundle}
+         "bundle": case_bundle, "server": case_server}
 CASES[CASE]()
 if failures:
     print("%d check(s) failed" % len(failures))

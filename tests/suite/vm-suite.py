@@ -213,7 +213,7 @@ def check_report(report, out):
         check(len(rows) == 2 and all(c["verdict"] == "infrastructure" and c["lava_result"] is None for c in rows),
               "%s: its two cases are infrastructure failures: %s" % (board, [c["message"] for c in rows]))
     s = report["summary"]
-    check(s == {"pass": 3, "fail": 1, "skip": 0, "error": 0, "infrastructure": 4}, "summary %s" % s)
+    check(s == {"pass": 3, "fail": 1, "skip": 0, "error": 0, "infrastructure": 4, "pending": 0}, "summary %s" % s)
     pages = report.get("html") or {}
     check(sorted(pages) == ["home-0-3", "home-20-23", "video-0-3", "video-20-23"] and
           all(p and os.path.getsize(p) > 0 for p in pages.values()), "a report page per trace: %s" % pages)

@@ -12,6 +12,8 @@ Verdicts:
   infrastructure  the case never ran: the job stopped before (LAVA's error type and
                   message say why: a download, the boot, a timeout, the device) or
                   left no log. Not a regression.
+  pending         (merge --server) no verdict yet: the job has not finished on the
+                  server, or the server could not be asked; merging again completes it
 """
 
 import json
@@ -22,7 +24,7 @@ import sys
 
 from . import SuiteError, lavalog
 
-VERDICTS = ("pass", "fail", "skip", "error", "infrastructure")
+VERDICTS = ("pass", "fail", "skip", "error", "infrastructure", "pending")
 EXIT_FAIL = 1  # a regression or an error
 EXIT_INFRA = 125  # no regression, but cases that did not run
 
@@ -54,8 +56,9 @@ def _first_difference(diff):
 
 
 class Merge:
-    def __init__(self, out_dir, logs_dir, hwc_trace):
+    def __init__(self, out_dir, logs_dir, hwc_trace, pending=None):
         self.out = out_dir
+        self.pending = pending or {}  # job name -> why it has no log yet (merge --server)
         self.logs = logs_dir
         self.hwc_trace = hwc_trace
         self.results_dir = os.path.join(out_dir, "results")
@@ -75,6 +78,10 @@ class Merge:
         block = log.cases.get(case["name"]) if log else None
         if log:
             row["lava_result"] = log.lava_cases.get(case["name"])
+        if not log and job["name"] in self.pending:
+            row["verdict"] = "pending"
+            row["message"] = self.pending[job["name"]]
+            return row
         if block is None or block.status is None:
             row["verdict"] = "infrastructure"
             end = (log.job if log else None) or {}
@@ -128,7 +135,8 @@ class Merge:
             self.jobs.append({
                 "name": job["name"], "board": job["board"], "shard": "%d/%d" % tuple(job["shard"]),
                 "log": path if log else None,
-                "result": end.get("result") or ("incomplete" if log else "no log"),
+                "result": end.get("result") or ("incomplete" if log else
+                                                 "pending" if job["name"] in self.pending else "no log"),
                 "error_type": end.get("error_type"), "error_msg": end.get("error_msg"),
                 "seconds": log.duration() if log else None, "cases": len(job["cases"]),
             })
@@ -205,8 +213,13 @@ def print_table(report, out=sys.stdout):
 
 def main(args):
     hwc_trace = _hwc_trace(args.hwc_trace)
-    logs = args.logs or os.path.join(args.output, "runs")
-    report = Merge(args.output, logs, hwc_trace).run()
+    pending = None
+    if getattr(args, "server", False):
+        from . import server
+        logs, pending = server.collect(args)
+    else:
+        logs = args.logs or os.path.join(args.output, "runs")
+    report = Merge(args.output, logs, hwc_trace, pending).run()
     if args.html:
         report["html"] = html_pages(report, hwc_trace, args.html)
     path = args.report or os.path.join(args.output, "merged.json")
@@ -219,6 +232,6 @@ def main(args):
     s = report["summary"]
     if s["fail"] or s["error"]:
         return EXIT_FAIL
-    if s["infrastructure"]:
+    if s["infrastructure"] or s["pending"]:
         return EXIT_INFRA
     return 0
