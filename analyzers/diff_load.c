@@ -1,6 +1,6 @@
 /*
  * Reading hwc-replay's results.json for diff (diff.h; schema:
- * docs/results.md). Only what diff compares is read; unknown members are
+ * docs/results.md), one frame at a time. Only what diff compares is read; unknown members are
  * ignored. Syntax errors name the byte offset, schema errors the JSON path.
  */
 #include <errno.h>
@@ -191,29 +191,54 @@ static void read_plane_ids(struct diff_results *res, struct json_object *ids)
 	res->plane_id_count = res->plane_ids ? n : 0;
 }
 
+/* Room for one more frame in res. */
+static bool grow(struct loader *l, struct diff_results *res, size_t *cap)
+{
+	struct diff_result_frame *frames;
+
+	if (res->count < *cap) {
+		return true;
+	}
+	frames = realloc(res->frames, (*cap ? *cap * 2 : 64) * sizeof(*frames));
+	if (!frames) {
+		schema_error(l, "frames", "out of memory");
+		return false;
+	}
+	res->frames = frames;
+	*cap = *cap ? *cap * 2 : 64;
+	return true;
+}
+
 struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 {
 	struct hwct_error err;
 	struct loader l = { 0 };
-	struct json_object *root, *frames, *target;
+	struct json_object *root, *frame, *target;
 	struct diff_results *res = NULL;
-	size_t n;
+	size_t cap = 0;
+	int got = 0;
 
-	if (results_file_read(&l.rf, path, &err) < 0) {
+	if (results_file_open(&l.rf, path, &err) < 0) {
 		snprintf(msg, size, "%s", err.message);
+		results_file_finish(&l.rf);
 		return NULL;
 	}
-	root = l.rf.root;
-	frames = l.rf.frames;
-	n = json_object_array_length(frames);
 	res = calloc(1, sizeof(*res));
-	if (!res || !(res->frames = calloc(n ? n : 1, sizeof(*res->frames)))) {
+	if (!res) {
 		schema_error(&l, "frames", "out of memory");
 	}
-	for (size_t i = 0; i < n && !l.failed; i++) {
-		read_frame(&l, &res->frames[res->count++], json_object_array_get_idx(frames, i), i);
+	while (!l.failed && (got = results_file_next(&l.rf, &frame)) > 0) {
+		if (grow(&l, res, &cap)) {
+			struct diff_result_frame *f = &res->frames[res->count++];
+
+			*f = (struct diff_result_frame){ 0 };
+			read_frame(&l, f, frame, res->count - 1);
+		}
+		json_object_put(frame);
 	}
+	l.failed = l.failed || got < 0;
 	if (!l.failed) {
+		root = l.rf.root;
 		target = results_member(root, "board");
 		copy_string(res->planner, sizeof(res->planner), results_member(root, "planner"));
 		copy_string(res->compositor, sizeof(res->compositor), results_member(root, "compositor"));
