@@ -71,6 +71,13 @@ static void skip_space(struct results_file *rf)
 	}
 }
 
+/* A value that the file ends inside: where it started, since its end is the file's. */
+static int fail_here_about(struct results_file *rf, const char *what, uint64_t start_line)
+{
+	return fail_at(rf, rf->offset, rf->line, "%s (from line %" PRIu64 "): truncated: the file ends inside it",
+		what, start_line);
+}
+
 static int append(struct results_file *rf, char c)
 {
 	if (rf->value_len + 2 >= rf->value_size) {
@@ -102,6 +109,7 @@ static int capture(struct results_file *rf, const char *what)
 {
 	bool in_string = false, escape = false, scalar;
 	int c = peek(rf), depth = 0, ret = 0;
+	uint64_t start_line = rf->line;
 
 	rf->value_len = 0;
 	if (c < 0) {
@@ -144,7 +152,7 @@ static int capture(struct results_file *rf, const char *what)
 	rf->value_len--;	/* the space stays after the value: json-c ends a number on it */
 	rf->value[rf->value_len + 1] = '\0';
 	if (!scalar && (in_string || depth > 0)) {
-		return fail_here(rf, "truncated: the file ends inside a value");
+		return fail_here_about(rf, what, start_line);
 	}
 	if (rf->value_len == 0) {
 		return fail_at(rf, rf->offset, rf->line, "%s: JSON: expected a value", what);
