@@ -83,16 +83,24 @@ static double whole_peak(const char *a, const char *b)
 
 int main(int argc, char **argv)
 {
-	bool quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+	bool quick = false;
 	char *a = bench_tmp_path("-a.json"), *b = bench_tmp_path("-b.json"), *page = bench_tmp_path(".html");
-	struct results_gen g = { .frames = quick ? 10000 : 100000, .layers = 6 };
+	struct results_gen g = { .layers = 6 };
 	size_t size_a, size_b, largest;
 	double input, base;
 
-	if ((argc != 3 + quick && argc != 4 + quick) || !a || !b || !page) {
+	/* --quick anywhere (check-quick.sh puts it last) */
+	for (int i = 1, k = 1; i < argc; i++) {
+		quick = quick || strcmp(argv[i], "--quick") == 0;
+		argv[k] = argv[i];
+		k += strcmp(argv[i], "--quick") != 0;
+	}
+	argc -= quick;
+	if ((argc != 3 && argc != 4) || !a || !b || !page) {
 		fprintf(stderr, "usage: bench-results [--quick] HWC_TRACE TRACE [BEFORE_HWC_TRACE]\n");
 		return 2;
 	}
+	g.frames = quick ? 10000 : 100000;
 	test_results_write(a, &g, &largest, &size_a);
 	g.variant = 1;
 	test_results_write(b, &g, NULL, &size_b);
@@ -102,26 +110,26 @@ int main(int argc, char **argv)
 	base = whole_peak(a, b);
 	printf("baseline, both parsed whole (json-c, the readers before they streamed): peak %.1f MB\n", base / 1e6);
 	{
-		char *diff[] = { argv[1 + quick], "diff", a, b, NULL };
+		char *diff[] = { argv[1], "diff", a, b, NULL };
 		double peak = peak_of(diff);
 
 		printf("hwc-trace diff A B: peak %.1f MB\n", peak / 1e6);
 		bench_report("diff peak memory / input", peak / input, base / input, "x", peak / base, GOAL, false);
 	}
 	{
-		char *report[] = { argv[1 + quick], "report", argv[2 + quick], a, b, "-o", page, NULL };
+		char *report[] = { argv[1], "report", argv[2], a, b, "-o", page, NULL };
 		double peak = peak_of(report);
 
 		printf("hwc-trace report TRACE A B: peak %.1f MB\n", peak / 1e6);
 		bench_report("report peak memory / input", peak / input, base / input, "x", peak / base, GOAL, false);
 	}
-	if (argc == 4 + quick) {
-		char *diff[] = { argv[3 + quick], "diff", a, b, NULL };
-		char *report[] = { argv[3 + quick], "report", argv[2 + quick], a, b, "-o", page, NULL };
+	if (argc == 4) {
+		char *diff[] = { argv[3], "diff", a, b, NULL };
+		char *report[] = { argv[3], "report", argv[2], a, b, "-o", page, NULL };
 		double d = peak_of(diff), r = peak_of(report);
 
 		printf("before (%s): diff peak %.1f MB (%.3g x input), report peak %.1f MB (%.3g x input)\n",
-			argv[3 + quick], d / 1e6, d / input, r / 1e6, r / input);
+			argv[3], d / 1e6, d / input, r / 1e6, r / input);
 	}
 	unlink(a);
 	unlink(b);
