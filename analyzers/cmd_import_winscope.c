@@ -15,11 +15,13 @@
 enum {
 	OPT_DISPLAY = 1,
 	OPT_SIZE,
+	OPT_NO_PIXELS,
 };
 
 static const struct cli_option options[] = {
 	{ "display", 0, true, OPT_DISPLAY },
 	{ "size", 0, true, OPT_SIZE },
+	{ "no-pixels", 0, false, OPT_NO_PIXELS },
 	{ NULL, 0, false, 0 },
 };
 
@@ -115,6 +117,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 			}
 			opts.width = w;
 			opts.height = h;
+		} else if (key == OPT_NO_PIXELS) {
+			opts.no_pixels = true;
 		}
 	}
 	if (key == CLI_KEY_HELP) {
@@ -148,8 +152,9 @@ out:
 const struct cli_command cmd_import_winscope = {
 	.name = "import-winscope",
 	.summary = "convert a SurfaceFlinger layer trace (Winscope .pb, Perfetto) into a trace",
-	.synopsis = "IN OUT [--display ID] [--size WxH]",
+	.synopsis = "IN OUT [--display ID] [--size WxH] [--no-pixels]",
 	.options = "  --display ID   import only the display with this DisplayProto id (default: every display)\n"
-		"  --size WxH     the display size, for traces that record none (default: inferred from the layers)\n",
+		"  --size WxH     the display size, for traces that record none (default: inferred from the layers)\n"
+		"  --no-pixels    draw no placeholder content: calls, layers and decisions only (a trace without pixels)\n",
 	.run = run,
 };

@@ -25,6 +25,13 @@ struct winscope_options {
 	uint64_t max_pixels;		/* largest buffer area accepted, pixels */
 	uint64_t max_input;		/* largest input accepted, bytes */
 	uint32_t max_layers;		/* most LayerProto in one entry */
+	/*
+	 * Draw no placeholder pixels: buffers and calls carry no content and
+	 * the client target is not composed (the trace's pixels flag should be
+	 * off); everything else is the same. For callers that only want the
+	 * calls and decisions (the fuzz target).
+	 */
+	bool no_pixels;
 };
 
 #define WINSCOPE_MAX_DISPLAYS 16	/* displays imported at most (the session's limit) */
