@@ -14,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <hardware/hwcomposer2.h>
+#include <hwct/hwc2_names.h>
+
 #include "bench_recorder.h"
 
 #define BLOCKS 10
@@ -105,6 +108,40 @@ static struct paired_stat paired_stat_of(const struct bench_samples *d, const st
 	return st;
 }
 
+/* Per fence-carrying function of the frame: the paired mean overhead and its interval. */
+static void print_functions(const struct bench_samples *d, const struct bench_samples *w)
+{
+	static const int32_t fns[] = { HWC2_FUNCTION_SET_LAYER_BUFFER, HWC2_FUNCTION_PRESENT_DISPLAY,
+		HWC2_FUNCTION_GET_RELEASE_FENCES };
+
+	printf("   ");
+	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); k++) {
+		double bm[BLOCKS] = { 0 }, all = 0.0, sm = 0.0, var = 0.0;
+		size_t n = 0;
+
+		for (size_t b = 0; b < BLOCKS; b++) {
+			size_t lo = d->n * b / BLOCKS, hi = d->n * (b + 1) / BLOCKS, nb = 0;
+
+			for (size_t i = lo; i < hi; i++) {
+				if (d->v[i].function == fns[k]) {
+					bm[b] += (double)w->v[i].ns - (double)d->v[i].ns;
+					nb++;
+				}
+			}
+			all += bm[b];
+			n += nb;
+			bm[b] = nb ? bm[b] / (double)nb : 0.0;
+			sm += bm[b];
+		}
+		sm /= BLOCKS;
+		for (size_t b = 0; b < BLOCKS; b++) {
+			var += (bm[b] - sm) * (bm[b] - sm);
+		}
+		printf(" %s %.0f ± %.0f ns%s", hwct_hwc2_function_method(fns[k]), n ? all / (double)n : 0.0,
+			T_95_9 * sqrt(var / (BLOCKS - 1)) / sqrt(BLOCKS), k + 1 < sizeof(fns) / sizeof(fns[0]) ? ";" : "\n");
+	}
+}
+
 void bench_report_paired(const struct bench_results *r, double tp_mean, double tp_p99)
 {
 	struct bench_stat dup;
@@ -137,6 +174,9 @@ void bench_report_paired(const struct bench_results *r, double tp_mean, double t
 				fence ? "fence-fd calls" : "no-fd calls", st.n, st.mean, st.mean_ci, goal_mean,
 				st.mean / goal_mean, st.mean_ci / goal_mean, st.p99, st.p99_ci, goal_p99, st.p99 / goal_p99,
 				st.p99_ci / goal_p99, st.mean <= goal_mean && st.p99 <= goal_p99 ? "PASS" : "MISS");
+			if (fence) {
+				print_functions(&r->paired_direct[m], &r->samples[m]);
+			}
 		}
 	}
 }
