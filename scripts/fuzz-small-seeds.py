@@ -5,8 +5,8 @@ board dumps of tests/data/boards (where those came from: its README.md).
 A dump of 20 to 80 KB costs the JSON or text parser milliseconds under
 ASan+UBSan, and libFuzzer mutates whole inputs: seeds of the same structure
 with most of the repetition cut run several times more inputs a minute and
-reach the same code. Cut: planes beyond four (one of each type kept), the
-modes of every connector but the first two,
+reach the same code. Cut: planes beyond four (in JSON three, one of each type
+kept), the modes of every connector but the first (text: two),
 the blob and enum values and formats beyond the first few (XR24 and AR24,
 which the fuzz targets' scenes use, are kept), and in JSON all white space.
 
@@ -32,13 +32,13 @@ def plane_type(plane):
 
 
 def cut_json(o, key=None):
-    if key == "planes" and isinstance(o, list) and len(o) > 4:
+    if key == "planes" and isinstance(o, list) and len(o) > 3:
         # one plane of each type first (primary, overlay, cursor), then the first ones, in their order
         first = {}
         for i, plane in enumerate(o):
             first.setdefault(plane_type(plane), i)
         keep = list(first.values())
-        keep = sorted(keep + [i for i in range(len(o)) if i not in keep][:max(0, 4 - len(keep))])
+        keep = sorted(keep + [i for i in range(len(o)) if i not in keep][:max(0, 3 - len(keep))])
         o = [o[i] for i in keep]
     if isinstance(o, dict):
         return {k: cut_json(v, k) for k, v in o.items()}
@@ -47,17 +47,46 @@ def cut_json(o, key=None):
             kept = [v for v in o if v in KEEP_FOURCC]
             return kept + [v for v in o if v not in KEEP_FOURCC][:2]
         if key == "modes":
-            o = o[:2]
+            o = o[:1]
         elif key in ("enums", "data", "modifiers", "compatible") and len(o) > 3:
             o = o[:3]
         return [cut_json(v, key) for v in o]
     return o
 
 
+def cut_planes_text(lines, keep=4):
+    """The subtrees of 'Plane N' beyond the first keep of each 'Planes' list left out; the last
+    one kept then ends the list (└, and its lines lose the list's │)."""
+    out, i = [], 0
+    while i < len(lines):
+        line = lines[i]
+        out.append(line)
+        m = re.match(r"^([│ ]*)[├└]───Planes$", line)
+        i += 1
+        if not m:
+            continue
+        col = len(m.group(1)) + 4  # where the planes' branch characters sit
+        planes = []  # [start, end) of each plane's subtree
+        while i < len(lines) and len(lines[i]) > col and lines[i][col] in "├└│":
+            start = i
+            i += 1
+            # its lines: │ below a ├ plane, blank below the └ one, at the planes' column
+            while i < len(lines) and len(lines[i]) > col and lines[i][col] in "│ " and lines[i][:col].strip(" │") == "":
+                i += 1
+            planes.append((start, i))
+        kept = planes[:keep]
+        for k, (a, b) in enumerate(kept):
+            sub = lines[a:b]
+            if k == len(kept) - 1 and len(planes) > keep:
+                sub = [sub[0][:col] + "└" + sub[0][col + 1:]] + [l[:col] + " " + l[col + 1:] for l in sub[1:]]
+            out.extend(sub)
+    return out
+
+
 def cut_text(text):
     """drm_info text: at most two lines of each run of modes and of formats (XR24 and AR24 kept);
     the last line kept of a run ends the tree branch (└) as the run's last line did."""
-    lines = text.splitlines()
+    lines = cut_planes_text(text.splitlines())
     keys = []
     for line in lines:
         prefix = re.match(r"^[│ ]*", line).group(0)
