@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "results_load.h"
 #include "results_version.h"
@@ -335,6 +336,7 @@ int results_file_open_buffer(struct results_file *rf, const char *data, size_t s
 
 int results_file_open(struct results_file *rf, const char *path, struct hwct_error *err)
 {
+	struct stat st;
 	int ret;
 
 	*rf = (struct results_file){ .name = path, .err = err };
@@ -343,6 +345,9 @@ int results_file_open(struct results_file *rf, const char *path, struct hwct_err
 	if (!rf->file) {
 		ret = -errno;
 		return hwct_error_set(err, ret, path, UINT64_MAX, "%s", strerror(-ret));
+	}
+	if (fstat(fileno(rf->file), &st) == 0 && S_ISDIR(st.st_mode)) {
+		return hwct_error_set(err, -EISDIR, path, UINT64_MAX, "%s", strerror(EISDIR));
 	}
 	rf->chunk = malloc(CHUNK_SIZE);
 	if (!rf->chunk) {
