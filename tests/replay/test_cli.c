@@ -144,7 +144,7 @@ int test_results_reader(const struct fixture *fx)
 			"line 3: frames[1]: JSON:" },
 		{ "{\"results_version\": 1, \"frames\": [\n{\"frame\": 1}\n{\"frame\": 2}]}",
 			"line 3: frames: expected ',' or ']' after frames[0]" },
-		{ "{\"results_version\": 1, \"frames\": [\n{\"frame\": 1},\n{\"frame\": 2", "line 3: truncated" },
+		{ "{\"results_version\": 1, \"frames\": [\n{\"frame\": 1},\n{\"frame\": 2", "frames[1] (from line 3): truncated" },
 		{ "{\"results_version\": 1, \"frames\": [\n{\"frame\": 1}\n]", "line 3: truncated" },
 		{ "{\"frames\": [], \"results_version\": 1}", "t.json: results_version: missing" },
 		{ "{\"results_version\": 1, \"frames\": [], \"frames\": []}", "frames: a second frames member" },
