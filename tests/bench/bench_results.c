@@ -1,6 +1,6 @@
 /*
  * bench-results: peak memory of the results readers against the input they
- * read, for a pair of results files of 100 000 frames (10 000 with --quick)
+ * read, for a pair of results files of 100 000 frames (5 000 with --quick)
  * made by tests/common/results_gen.c, one frame a line as hwc-replay writes
  * them. Each command runs as a child; its peak is the kernel's high-water
  * mark of its resident memory (wait4's ru_maxrss). The baseline, measured in
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: bench-results [--quick] HWC_TRACE TRACE [BEFORE_HWC_TRACE]\n");
 		return 2;
 	}
-	g.frames = quick ? 10000 : 100000;
+	g.frames = quick ? 5000 : 100000;
 	test_results_write(a, &g, &largest, &size_a);
 	g.variant = 1;
 	test_results_write(b, &g, NULL, &size_b);
