@@ -1,13 +1,17 @@
 /*
  * The one reader of hwc-replay's results.json (docs/results.md) for the
  * programs that read it back: hwc-replay --expect, hwc-trace diff and
- * report. It reads the file whole within RESULTS_MAX_BYTES, parses strict
- * JSON with nothing after the top-level object, and checks that the object
- * has the results_version this build writes (HWCT_RESULTS_VERSION) and a
- * "frames" array. Each reader then takes the members it needs through the
- * typed getters below, whose errors name the file and the JSON path
- * ("good.json: frames[3].plan[1].plane: expected an integer or null, found
- * string"); syntax errors name the byte offset.
+ * report. It streams: the top-level members other than "frames" are parsed
+ * into one small object, and the frames are handed out one at a time, each
+ * parsed on its own, so that memory follows the largest frame, not the file
+ * (hwc-replay writes one frame per line; the reader does not rely on it).
+ * The JSON is strict, with nothing after the top-level object; the object
+ * must carry the results_version this build writes (HWCT_RESULTS_VERSION)
+ * before its "frames" array, as hwc-replay writes it. Syntax errors name the
+ * line and byte offset (and the frame); each reader takes the members it
+ * needs through the typed getters below, whose errors name the file and the
+ * JSON path ("good.json: frames[3].plan[1].plane: expected an integer or
+ * null, found string").
  */
 #ifndef HWCT_COMMON_RESULTS_LOAD_H
 #define HWCT_COMMON_RESULTS_LOAD_H
@@ -15,32 +19,58 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <json-c/json.h>
 
 #include <hwct/error.h>
 
-#define RESULTS_MAX_BYTES (1u << 30)	/* larger files are refused */
+#define RESULTS_MAX_VALUE (16u << 20)	/* one frame or top-level member: larger ones are refused */
 
 struct results_file {
 	const char *name;		/* the file, for messages; borrowed */
 	struct hwct_error *err;		/* where errors go; may be NULL */
-	struct json_object *root;	/* the top-level object; owned */
-	struct json_object *frames;	/* its "frames" array; borrowed from root */
+	/*
+	 * The top-level members other than "frames": those before the array
+	 * once opened, all of them once results_file_next() returned 0. Owned.
+	 */
+	struct json_object *root;
+	size_t frame_index;		/* frames handed out so far */
+	uint64_t frame_line;		/* line (from 1) where the last frame handed out starts */
+
+	/* the reader's state; internal */
+	FILE *file;			/* owned; NULL when reading memory */
+	const char *data;		/* the memory read, or the file's chunk */
+	size_t size, pos;		/* bytes in data, bytes of it consumed */
+	uint64_t offset, line;		/* of data[pos] in the input; line from 1 */
+	char *value;			/* the raw text of the value being read; owned */
+	size_t value_len, value_size;
+	struct json_tokener *tok;	/* owned */
+	int state;			/* where in the document the reader is */
+	size_t members;			/* top-level members read, "frames" included */
+	char *chunk;			/* the file's read buffer; owned */
 };
 
 /*
- * Parses size bytes of data as results named name (borrowed for the life
- * of rf). Returns 0, or -EINVAL, -EFBIG or -ENOMEM with err set; rf then
- * holds nothing. Finish rf with results_file_finish() either way.
+ * Opens path (borrowed for the life of rf) and reads up to the first frame.
+ * Returns 0, or -errno / -EINVAL / -ENOMEM with err set. Finish rf with
+ * results_file_finish() either way.
  */
-int results_file_parse(struct results_file *rf, const char *data, size_t size, const char *name,
+int results_file_open(struct results_file *rf, const char *path, struct hwct_error *err);
+
+/* The same over size bytes of data named name (both borrowed for the life of rf). */
+int results_file_open_buffer(struct results_file *rf, const char *data, size_t size, const char *name,
 	struct hwct_error *err);
 
-/* The same from the regular file at path (borrowed): -errno when it cannot be read. */
-int results_file_read(struct results_file *rf, const char *path, struct hwct_error *err);
+/*
+ * The next frame of the "frames" array in *frame (owned by the caller:
+ * json_object_put() it). Returns 1 with a frame; 0 after the last one, when
+ * the rest of the document has been read and checked and rf->root holds
+ * every top-level member; or -EINVAL / -ENOMEM with err set.
+ */
+int results_file_next(struct results_file *rf, struct json_object **frame);
 
-/* Frees the parsed document. rf may hold nothing. */
+/* Frees the reader and what it parsed. rf may hold nothing. */
 void results_file_finish(struct results_file *rf);
 
 /* obj's member key, NULL when absent or null (json-c's null). */

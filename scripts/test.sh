@@ -121,7 +121,9 @@ if [ "$fuzz_seconds" != 0 ]; then
 			findings=build-fuzz/findings/$name
 			mkdir -p "$findings"
 			if "$target" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
-				-print_final_stats=1 -artifact_prefix="$findings/" "$corpus" $kept >"$logs/$name.log" 2>&1; then
+				-print_final_stats=1 -artifact_prefix="$findings/" \
+				$([ -f "tests/fuzz/$name.dict" ] && echo "-dict=tests/fuzz/$name.dict") \
+				"$corpus" $kept >"$logs/$name.log" 2>&1; then
 				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
 				echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
 			else

@@ -97,7 +97,8 @@ struct diff_plan_layer {
 	uint64_t layer;			/* hwc2_layer_t */
 	bool on_plane;
 	uint64_t plane;			/* KMS plane id when on_plane */
-	char reasons[160];		/* names joined by ",", sorted; "" none */
+	const char *reasons;		/* names joined by ",", sorted; "" none; never NULL; borrowed
+					 * from the diff_results' reasons table */
 };
 
 struct diff_recorded_layer {
@@ -128,6 +129,8 @@ struct diff_results {
 	size_t plane_id_count;		/* board.plane_ids; 0 when absent */
 	uint64_t *plane_ids;		/* owned: the device's planes in object-id order, by which plans
 					 * of two kernels compare (the k-th plane of both is the same) */
+	char **reasons;			/* owned: each distinct reasons string once (a hash table) */
+	size_t reasons_size, reasons_used;
 };
 
 /*

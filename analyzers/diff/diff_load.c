@@ -1,6 +1,6 @@
 /*
  * Reading hwc-replay's results.json for diff (diff.h; schema:
- * docs/results.md). Only what diff compares is read; unknown members are
+ * docs/results.md), one frame at a time. Only what diff compares is read; unknown members are
  * ignored. Syntax errors name the byte offset, schema errors the JSON path.
  */
 #include <errno.h>
@@ -49,16 +49,60 @@ static int compare_strings(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The reasons array as sorted names joined by ",". */
-static void read_reasons(struct loader *l, struct json_object *array, const char *where, char *out, size_t size)
+/* s kept once in res's table (FNV-1a, open addressing); NULL when out of memory. */
+static const char *intern(struct diff_results *res, const char *s)
 {
-	const char *names[32];
+	uint64_t h = 1469598103934665603u;
+	size_t i;
+
+	if (2 * (res->reasons_used + 1) > res->reasons_size) {
+		size_t size = res->reasons_size ? res->reasons_size * 2 : 64;
+		char **table = calloc(size, sizeof(*table));
+
+		if (!table) {
+			return NULL;
+		}
+		for (size_t k = 0; k < res->reasons_size; k++) {
+			if (res->reasons[k]) {
+				uint64_t g = 1469598103934665603u;
+
+				for (const char *c = res->reasons[k]; *c; c++) {
+					g = (g ^ (unsigned char)*c) * 1099511628211u;
+				}
+				for (i = g & (size - 1); table[i]; i = (i + 1) & (size - 1)) {
+				}
+				table[i] = res->reasons[k];
+			}
+		}
+		free(res->reasons);
+		res->reasons = table;
+		res->reasons_size = size;
+	}
+	for (const char *c = s; *c; c++) {
+		h = (h ^ (unsigned char)*c) * 1099511628211u;
+	}
+	for (i = h & (res->reasons_size - 1); res->reasons[i]; i = (i + 1) & (res->reasons_size - 1)) {
+		if (strcmp(res->reasons[i], s) == 0) {
+			return res->reasons[i];
+		}
+	}
+	res->reasons[i] = strdup(s);
+	res->reasons_used += res->reasons[i] != NULL;
+	return res->reasons[i];
+}
+
+/* The reasons array as sorted names joined by ",", interned in res. */
+static const char *read_reasons(struct loader *l, struct diff_results *res, struct json_object *array,
+	const char *where)
+{
+	const char *names[32], *kept;
 	size_t n = json_object_is_type(array, json_type_array) ? json_object_array_length(array) : 0, len = 0;
+	char out[160];
 
 	out[0] = '\0';
 	if (array && !json_object_is_type(array, json_type_array)) {
 		schema_error(l, where, "reasons: expected an array");
-		return;
+		return "";
 	}
 	n = n > 32 ? 32 : n;
 	for (size_t i = 0; i < n; i++) {
@@ -67,12 +111,19 @@ static void read_reasons(struct loader *l, struct json_object *array, const char
 		names[i] = json_object_is_type(s, json_type_string) ? json_object_get_string(s) : "?";
 	}
 	qsort(names, n, sizeof(names[0]), compare_strings);
-	for (size_t i = 0; i < n && len < size; i++) {
-		len += (size_t)snprintf(out + len, size - len, "%s%s", i ? "," : "", names[i]);
+	for (size_t i = 0; i < n && len < sizeof(out); i++) {
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%s", i ? "," : "", names[i]);
 	}
+	kept = intern(res, out);
+	if (!kept) {
+		schema_error(l, where, "out of memory");
+		return "";
+	}
+	return kept;
 }
 
-static void read_plan(struct loader *l, struct diff_result_frame *f, struct json_object *plan, const char *where)
+static void read_plan(struct loader *l, struct diff_results *res, struct diff_result_frame *f,
+	struct json_object *plan, const char *where)
 {
 	size_t n;
 
@@ -95,13 +146,14 @@ static void read_plan(struct loader *l, struct diff_result_frame *f, struct json
 		struct diff_plan_layer *p = &f->plan[f->plan_count++];
 		char path[160];
 
+		p->reasons = "";
 		snprintf(path, sizeof(path), "%s.plan[%zu]", where, i);
 		get_u64(l, e, "layer", path, false, &p->layer);
 		p->on_plane = plane && !json_object_is_type(plane, json_type_null);
 		if (p->on_plane) {
 			get_u64(l, e, "plane", path, false, &p->plane);
 		}
-		read_reasons(l, results_member(e, "reasons"), path, p->reasons, sizeof(p->reasons));
+		p->reasons = read_reasons(l, res, results_member(e, "reasons"), path);
 	}
 }
 
@@ -138,7 +190,8 @@ static void read_recorded(struct loader *l, struct diff_result_frame *f, struct 
 	}
 }
 
-static void read_frame(struct loader *l, struct diff_result_frame *f, struct json_object *o, size_t index)
+static void read_frame(struct loader *l, struct diff_results *res, struct diff_result_frame *f,
+	struct json_object *o, size_t index)
 {
 	static const char *const timing_keys[] = { "wait_ns", "plan_ns", "compose_ns", "commit_ns", "present_ns" };
 	struct json_object *timing = results_member(o, "timing"), *checksum = results_member(o, "checksum");
@@ -154,7 +207,7 @@ static void read_frame(struct loader *l, struct diff_result_frame *f, struct jso
 	get_u64(l, o, "display", where, false, &f->display);
 	get_u64(l, o, "loop", where, true, &loop);
 	f->loop = (uint32_t)loop;
-	read_plan(l, f, results_member(o, "plan"), where);
+	read_plan(l, res, f, results_member(o, "plan"), where);
 	f->has_client_target_plane = get_u64(l, o, "client_target_plane", where, true, &f->client_target_plane);
 	if (checksum && json_object_is_type(checksum, json_type_string)) {
 		snprintf(f->checksum, sizeof(f->checksum), "%s", json_object_get_string(checksum));
@@ -191,29 +244,54 @@ static void read_plane_ids(struct diff_results *res, struct json_object *ids)
 	res->plane_id_count = res->plane_ids ? n : 0;
 }
 
+/* Room for one more frame in res. */
+static bool grow(struct loader *l, struct diff_results *res, size_t *cap)
+{
+	struct diff_result_frame *frames;
+
+	if (res->count < *cap) {
+		return true;
+	}
+	frames = realloc(res->frames, (*cap ? *cap * 2 : 64) * sizeof(*frames));
+	if (!frames) {
+		schema_error(l, "frames", "out of memory");
+		return false;
+	}
+	res->frames = frames;
+	*cap = *cap ? *cap * 2 : 64;
+	return true;
+}
+
 struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 {
 	struct hwct_error err;
 	struct loader l = { 0 };
-	struct json_object *root, *frames, *target;
+	struct json_object *root, *frame, *target;
 	struct diff_results *res = NULL;
-	size_t n;
+	size_t cap = 0;
+	int got = 0;
 
-	if (results_file_read(&l.rf, path, &err) < 0) {
+	if (results_file_open(&l.rf, path, &err) < 0) {
 		snprintf(msg, size, "%s", err.message);
+		results_file_finish(&l.rf);
 		return NULL;
 	}
-	root = l.rf.root;
-	frames = l.rf.frames;
-	n = json_object_array_length(frames);
 	res = calloc(1, sizeof(*res));
-	if (!res || !(res->frames = calloc(n ? n : 1, sizeof(*res->frames)))) {
+	if (!res) {
 		schema_error(&l, "frames", "out of memory");
 	}
-	for (size_t i = 0; i < n && !l.failed; i++) {
-		read_frame(&l, &res->frames[res->count++], json_object_array_get_idx(frames, i), i);
+	while (!l.failed && (got = results_file_next(&l.rf, &frame)) > 0) {
+		if (grow(&l, res, &cap)) {
+			struct diff_result_frame *f = &res->frames[res->count++];
+
+			*f = (struct diff_result_frame){ 0 };
+			read_frame(&l, res, f, frame, res->count - 1);
+		}
+		json_object_put(frame);
 	}
+	l.failed = l.failed || got < 0;
 	if (!l.failed) {
+		root = l.rf.root;
 		target = results_member(root, "board");
 		copy_string(res->planner, sizeof(res->planner), results_member(root, "planner"));
 		copy_string(res->compositor, sizeof(res->compositor), results_member(root, "compositor"));
@@ -240,6 +318,10 @@ void diff_results_destroy(struct diff_results *res)
 		free(res->frames[i].plan);
 		free(res->frames[i].recorded);
 	}
+	for (size_t i = 0; i < res->reasons_size; i++) {
+		free(res->reasons[i]);
+	}
+	free(res->reasons);
 	free(res->frames);
 	free(res->plane_ids);
 	free(res);

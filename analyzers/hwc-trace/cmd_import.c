@@ -24,6 +24,7 @@ enum {
 	OPT_SIZE,
 	OPT_USE,
 	OPT_AT,
+	OPT_NO_PIXELS,
 };
 
 static const struct cli_option options[] = {
@@ -31,6 +32,7 @@ static const struct cli_option options[] = {
 	{ "size", 0, true, OPT_SIZE },
 	{ "use", 0, true, OPT_USE },
 	{ "at", 0, true, OPT_AT },
+	{ "no-pixels", 0, false, OPT_NO_PIXELS },
 	{ NULL, 0, false, 0 },
 };
 
@@ -309,6 +311,8 @@ static int run(const struct cli_command *cmd, int argc, char **argv)
 					MAX_AT);
 				goto out;
 			}
+		} else if (key == OPT_NO_PIXELS) {
+			opts.no_pixels = true;
 		} else if (key == OPT_USE) {
 			use = p.arg;
 			pick = !strcmp(use, "layers") ? IMP_PICK_LAYERS : !strcmp(use, "generated") ?
@@ -341,12 +345,13 @@ out:
 	"                 transactions), transactions, or the end of a path as listed (default: the first of\n" \
 	"                 layers, generated, transactions there is)\n" \
 	"  --at T,...     a transaction trace: write the rebuilt layers at these elapsed times (ns)\n" \
-	"                 (default: after every transaction entry)\n"
+	"                 (default: after every transaction entry)\n" \
+	"  --no-pixels    draw no placeholder content: calls, layers and decisions only (a trace without pixels)\n"
 
 const struct cli_command cmd_import = {
 	.name = "import",
 	.summary = "convert a SurfaceFlinger trace, bugreport zip, Winscope archive or folder into a trace",
-	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT] [--at T,...]",
+	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT] [--at T,...] [--no-pixels]",
 	.options = IMPORT_OPTIONS,
 	.run = run,
 };
@@ -354,7 +359,7 @@ const struct cli_command cmd_import = {
 const struct cli_command cmd_import_winscope = {
 	.name = "import-winscope",
 	.summary = "the former name of import",
-	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT] [--at T,...]",
+	.synopsis = "IN OUT [--display ID] [--size WxH] [--use WHAT] [--at T,...] [--no-pixels]",
 	.options = IMPORT_OPTIONS,
 	.run = run,
 };

@@ -117,13 +117,20 @@ struct report_image {
 struct report_images {
 	char *dir;			/* owned, NULL when the run dumped none */
 	struct report_image *items;	/* owned, by frame (first play only) */
-	size_t count;
+	size_t count, cap;
 };
 
 struct json_object;
 
-/* Reads images_dir and the frames' image names of results root. Returns 0 or -ENOMEM. */
-int report_images_read(struct report_images *im, const char *results_path, struct json_object *root);
+/* Keeps frame's image name (a results frame, borrowed), if it has one of hwc-replay's. Returns 0 or -ENOMEM. */
+int report_images_add(struct report_images *im, struct json_object *frame);
+
+/*
+ * After the last frame: images_dir of the results' top-level members root
+ * (borrowed), relative to results_path; without one, no picture is kept.
+ * Returns 0 or -ENOMEM.
+ */
+int report_images_end(struct report_images *im, const char *results_path, struct json_object *root);
 
 void report_images_finish(struct report_images *im);
 

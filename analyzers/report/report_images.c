@@ -47,42 +47,49 @@ static int by_frame(const void *a, const void *b)
 	return x->frame < y->frame ? -1 : x->frame > y->frame;
 }
 
-int report_images_read(struct report_images *im, const char *results_path, struct json_object *root)
+int report_images_add(struct report_images *im, struct json_object *frame)
 {
-	struct json_object *dir = member(root, "images_dir"), *frames = member(root, "frames");
-	size_t n = json_object_is_type(frames, json_type_array) ? json_object_array_length(frames) : 0;
+	struct json_object *img = member(frame, "image"), *loop = member(frame, "loop"), *num = member(frame, "frame");
+	struct report_image *items;
+
+	if (!json_object_is_type(img, json_type_string) || !our_name(json_object_get_string(img)) ||
+		!json_object_is_type(num, json_type_int) || (loop && json_object_get_int64(loop) != 0)) {
+		return 0;
+	}
+	if (im->count == im->cap) {
+		items = realloc(im->items, (im->cap ? im->cap * 2 : 64) * sizeof(*items));
+		if (!items) {
+			return -ENOMEM;
+		}
+		im->items = items;
+		im->cap = im->cap ? im->cap * 2 : 64;
+	}
+	im->items[im->count].frame = (uint64_t)json_object_get_int64(num);
+	snprintf(im->items[im->count].name, sizeof(im->items[im->count].name), "%s", json_object_get_string(img));
+	im->count++;
+	return 0;
+}
+
+int report_images_end(struct report_images *im, const char *results_path, struct json_object *root)
+{
+	struct json_object *dir = member(root, "images_dir");
 	const char *slash = strrchr(results_path, '/');
 	const char *d;
 	size_t base;
 
-	*im = (struct report_images){ 0 };
-	if (!json_object_is_type(dir, json_type_string) || !n) {
+	if (!json_object_is_type(dir, json_type_string) || !im->count) {
+		im->count = 0;
 		return 0;
 	}
 	d = json_object_get_string(dir);
 	base = d[0] == '/' || !slash ? 0 : (size_t)(slash - results_path) + 1;
 	im->dir = malloc(base + strlen(d) + 1);
-	im->items = malloc(n * sizeof(*im->items));
-	if (!im->dir || !im->items) {
+	if (!im->dir) {
 		return -ENOMEM;
 	}
 	memcpy(im->dir, results_path, base);
 	strcpy(im->dir + base, d);
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *fr = json_object_array_get_idx(frames, i), *img = member(fr, "image");
-		struct json_object *loop = member(fr, "loop"), *num = member(fr, "frame");
-
-		if (!json_object_is_type(img, json_type_string) || !our_name(json_object_get_string(img)) ||
-			!json_object_is_type(num, json_type_int) || (loop && json_object_get_int64(loop) != 0)) {
-			continue;
-		}
-		im->items[im->count].frame = (uint64_t)json_object_get_int64(num);
-		snprintf(im->items[im->count].name, sizeof(im->items[im->count].name), "%s", json_object_get_string(img));
-		im->count++;
-	}
-	if (im->count) {
-		qsort(im->items, im->count, sizeof(*im->items), by_frame);
-	}
+	qsort(im->items, im->count, sizeof(*im->items), by_frame);
 	return 0;
 }
 

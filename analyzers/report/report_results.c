@@ -16,6 +16,7 @@
 
 #include "diff.h"
 #include "report.h"
+#include "results_load.h"
 
 static struct json_object *member(struct json_object *o, const char *key)
 {
@@ -148,98 +149,110 @@ static int64_t int_or(struct json_object *v, int64_t fallback)
 	return json_object_is_type(v, json_type_int) ? json_object_get_int64(v) : fallback;
 }
 
-/* One results file for the page; its pictures into im. Returns 0, -ENOMEM, or -EINVAL with msg. */
+#define COLUMNS 8
+
+/* Frame i's cell of each column (f, loop, p, k, e, ct, mc, img) into cols. */
+static void write_cells(FILE **cols, size_t i, struct json_object *fr, long plan)
+{
+	struct json_object *v;
+	double e;
+
+	for (size_t c = 0; c < COLUMNS; c++) {
+		fputs(i ? "," : "", cols[c]);
+	}
+	fprintf(cols[0], "%" PRId64, int_or(member(fr, "frame"), -1));
+	fprintf(cols[1], "%" PRId64, int_or(member(fr, "loop"), 0));
+	fprintf(cols[2], "%ld", plan);
+	v = member(fr, "checksum");
+	emit(cols[3], json_object_is_type(v, json_type_string) ? v : NULL);
+	v = member(fr, "efficiency");
+	e = json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int) ?
+		json_object_get_double(v) : -1.0;
+	fprintf(cols[4], "%d", e < 0.0 ? -1 : (int)(e * 1000.0 + 0.5));
+	fprintf(cols[5], "%" PRId64, int_or(member(fr, "client_target_plane"), -1));
+	v = member(fr, "missing_content");
+	fprintf(cols[6], "%zu", json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0);
+	v = member(fr, "image");
+	emit(cols[7], json_object_is_type(v, json_type_string) ? v : NULL);
+}
+
+/*
+ * One results file for the page, read one frame at a time: each frame's
+ * cells go into the column texts (the page's output), its picture name into
+ * im. Returns 0, -ENOMEM, or -EINVAL with msg.
+ */
 static int write_one(FILE *f, const char *path, struct report_images *im, char *msg, size_t size)
 {
 	static const char *const header[] = { "tool", "recording", "replay_environment", "target", "board", "planner",
 		"compositor", "pixels", "timing", "format_fallback", "range", "mode_map", "images_dir", "totals",
 		"complete", "error", "comparison" };
-	static const char *const columns[] = { "f", "loop", "p", "k", "e", "ct", "mc", "img" };
-	struct json_object *root = json_object_from_file(path), *frames;
+	static const char *const columns[COLUMNS] = { "f", "loop", "p", "k", "e", "ct", "mc", "img" };
 	struct report_intern plans = { 0 };
-	long *plan_of;
-	size_t n;
-	int ret = 0;
+	char *text[COLUMNS] = { 0 };
+	size_t len[COLUMNS] = { 0 };
+	FILE *cols[COLUMNS] = { 0 };
+	struct results_file rf = { 0 };
+	struct hwct_error err = { 0 };
+	struct json_object *fr;
+	int ret = 0, got = 0;
 
-	frames = member(root, "frames");
-	if (!json_object_is_type(frames, json_type_array)) {
-		snprintf(msg, size, "%s: frames: expected an array", path);
-		json_object_put(root);
-		return -EINVAL;
+	*im = (struct report_images){ 0 };
+	for (size_t c = 0; c < COLUMNS && ret == 0; c++) {
+		cols[c] = open_memstream(&text[c], &len[c]);
+		ret = cols[c] ? 0 : -ENOMEM;
 	}
-	n = json_object_array_length(frames);
-	plan_of = report_images_read(im, path, root) < 0 ? NULL : malloc((n ? n : 1) * sizeof(*plan_of));
-	for (size_t i = 0; plan_of && i < n && ret == 0; i++) {
-		long index = plan_index(&plans, json_object_array_get_idx(frames, i));
+	if (ret == 0 && results_file_open(&rf, path, &err) < 0) {
+		ret = -EINVAL;
+	}
+	while (ret == 0 && (got = results_file_next(&rf, &fr)) > 0) {
+		long index = plan_index(&plans, fr);
 
-		ret = index == -ENOMEM ? -ENOMEM : 0;
-		plan_of[i] = index;
-	}
-	if (!plan_of || ret < 0) {
-		free(plan_of);
-		report_intern_finish(&plans);
-		json_object_put(root);
-		snprintf(msg, size, "%s: out of memory", path);
-		return -ENOMEM;
-	}
-	fputs("{\"path\":", f);
-	report_json_cstr(f, path);
-	for (size_t k = 0; k < sizeof(header) / sizeof(header[0]); k++) {
-		emit_member(f, root, header[k]);
-	}
-	fputs(",\"frames\":{", f);
-	for (size_t c = 0; c < sizeof(columns) / sizeof(columns[0]); c++) {
-		fprintf(f, "%s\"%s\":[", c ? ",\n" : "\n", columns[c]);
-		for (size_t i = 0; i < n; i++) {
-			struct json_object *fr = json_object_array_get_idx(frames, i), *v;
-			double e;
-
-			fputs(i ? "," : "", f);
-			switch (c) {
-			case 0:
-				fprintf(f, "%" PRId64, int_or(member(fr, "frame"), -1));
-				break;
-			case 1:
-				fprintf(f, "%" PRId64, int_or(member(fr, "loop"), 0));
-				break;
-			case 2:
-				fprintf(f, "%ld", plan_of[i]);
-				break;
-			case 3:
-				v = member(fr, "checksum");
-				emit(f, json_object_is_type(v, json_type_string) ? v : NULL);
-				break;
-			case 4:
-				v = member(fr, "efficiency");
-				e = json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int) ?
-					json_object_get_double(v) : -1.0;
-				fprintf(f, "%d", e < 0.0 ? -1 : (int)(e * 1000.0 + 0.5));
-				break;
-			case 5:
-				fprintf(f, "%" PRId64, int_or(member(fr, "client_target_plane"), -1));
-				break;
-			case 6:
-				v = member(fr, "missing_content");
-				fprintf(f, "%zu", json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0);
-				break;
-			default:
-				v = member(fr, "image");
-				emit(f, json_object_is_type(v, json_type_string) ? v : NULL);
-				break;
-			}
+		ret = index == -ENOMEM || report_images_add(im, fr) < 0 ? -ENOMEM : 0;
+		if (ret == 0) {
+			write_cells(cols, rf.frame_index - 1, fr, index);
 		}
-		fputc(']', f);
+		json_object_put(fr);
 	}
-	fputs("},\n\"plans\":[", f);
-	for (size_t i = 0; i < plans.count; i++) {
-		fputs(i ? ",\n" : "\n", f);
-		fputs(plans.strings[i], f);
+	if (ret == 0 && got < 0) {
+		ret = -EINVAL;
 	}
-	fputs("]}", f);
-	free(plan_of);
+	if (ret == 0 && report_images_end(im, path, rf.root) < 0) {
+		ret = -ENOMEM;
+	}
+	for (size_t c = 0; c < COLUMNS; c++) {
+		if (cols[c] && fclose(cols[c]) != 0 && ret == 0) {
+			ret = -ENOMEM;
+		}
+	}
+	if (ret == 0) {
+		fputs("{\"path\":", f);
+		report_json_cstr(f, path);
+		for (size_t k = 0; k < sizeof(header) / sizeof(header[0]); k++) {
+			emit_member(f, rf.root, header[k]);
+		}
+		fputs(",\"frames\":{", f);
+		for (size_t c = 0; c < COLUMNS; c++) {
+			fprintf(f, "%s\"%s\":[", c ? ",\n" : "\n", columns[c]);
+			fwrite(text[c], 1, len[c], f);
+			fputc(']', f);
+		}
+		fputs("},\n\"plans\":[", f);
+		for (size_t i = 0; i < plans.count; i++) {
+			fputs(i ? ",\n" : "\n", f);
+			fputs(plans.strings[i], f);
+		}
+		fputs("]}", f);
+	} else if (ret == -EINVAL) {
+		snprintf(msg, size, "%s", err.message);
+	} else {
+		snprintf(msg, size, "%s: out of memory", path);
+	}
+	for (size_t c = 0; c < COLUMNS; c++) {
+		free(text[c]);
+	}
 	report_intern_finish(&plans);
-	json_object_put(root);
-	return 0;
+	results_file_finish(&rf);
+	return ret;
 }
 
 static int by_frame(const void *a, const void *b)

@@ -5,7 +5,7 @@
 
 #include "pattern.h"
 
-struct pattern_image *pattern_image_create(enum pattern_format format, uint32_t width, uint32_t height)
+struct pattern_image *pattern_image_create_shell(enum pattern_format format, uint32_t width, uint32_t height)
 {
 	struct pattern_image *img;
 
@@ -30,6 +30,16 @@ struct pattern_image *pattern_image_create(enum pattern_format format, uint32_t 
 		img->bpp = 4;
 		img->stride = width * 4;
 		img->size = (size_t)width * height * 4;
+	}
+	return img;
+}
+
+struct pattern_image *pattern_image_create(enum pattern_format format, uint32_t width, uint32_t height)
+{
+	struct pattern_image *img = pattern_image_create_shell(format, width, height);
+
+	if (!img) {
+		return NULL;
 	}
 	img->data = calloc(1, img->size);
 	if (!img->data) {

@@ -39,6 +39,13 @@ struct pattern_image {
  */
 struct pattern_image *pattern_image_create(enum pattern_format format, uint32_t width, uint32_t height);
 
+/*
+ * The same image without its pixels (data NULL): format and layout only, for
+ * a session with no_pixels, which never draws, composes or stores. Returns
+ * NULL with errno set.
+ */
+struct pattern_image *pattern_image_create_shell(enum pattern_format format, uint32_t width, uint32_t height);
+
 /* Frees img. img may be NULL. */
 void pattern_image_destroy(struct pattern_image *img);
 

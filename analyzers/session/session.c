@@ -224,7 +224,8 @@ static bool screen_init(struct session *s, struct session_screen *sc, const stru
 	*sc = (struct session_screen){ .id = cfg->id, .width = cfg->width, .height = cfg->height, .dpi = cfg->dpi,
 		.name = cfg->name ? cfg->name : "scenario-panel", .is_virtual = cfg->is_virtual,
 		.external = cfg->external };
-	sc->target = pattern_image_create(PATTERN_RGBA8888, cfg->width, cfg->height);
+	sc->target = s->cfg.no_pixels ? pattern_image_create_shell(PATTERN_RGBA8888, cfg->width, cfg->height) :
+		pattern_image_create(PATTERN_RGBA8888, cfg->width, cfg->height);
 	if (!sc->target) {
 		return false;
 	}

@@ -40,6 +40,12 @@ struct session_config {
 	bool note_replaces;		/* note is the Note's whole text */
 	const char *display_name;	/* Display.name and GET_DISPLAY_NAME; NULL: "scenario-panel" */
 	uint64_t start_ns;		/* when the boot-time calls start; 0: 100 us */
+	/*
+	 * No pixels: layer images are shells (pattern_image_create_shell), the
+	 * client target is not composed, no blob is stored, and buffers and
+	 * calls carry no content (as a recording with pixel capture off).
+	 */
+	bool no_pixels;
 };
 
 /* What the client sets on a layer; the session sends what changed. */

@@ -130,8 +130,9 @@ static int send_buffer(struct session *s, struct session_layer *l)
 	uint64_t created = s->now;
 	int ret;
 
-	ret = session_store(s, l->image, partial ? &l->content : NULL, l->damage, partial ? l->damage_count : 0,
-		&content);
+	content = (struct hwct_hash){ 0 };
+	ret = s->cfg.no_pixels ? 0 : session_store(s, l->image, partial ? &l->content : NULL, l->damage,
+		partial ? l->damage_count : 0, &content);
 	if (ret < 0) {
 		return ret;
 	}
@@ -140,14 +141,15 @@ static int send_buffer(struct session *s, struct session_layer *l)
 	l->has_buffer = l->has_content = true;
 	l->content = content;
 	if (!l->announced[l->slot]) {
-		ret = session_buffer_record(s, l->buffers[l->slot], l->image, &content);
+		ret = session_buffer_record(s, l->buffers[l->slot], l->image, s->cfg.no_pixels ? NULL : &content);
 		if (ret < 0) {
 			return ret;
 		}
 		l->announced[l->slot] = true;
 	}
 	hwct_hash_to_bytes(&content, hash);
-	a.has_buffer = a.has_fence = a.has_content = a.has_slot = a.has_capture = true;
+	a.has_buffer = a.has_fence = a.has_slot = a.has_capture = true;
+	a.has_content = !s->cfg.no_pixels;
 	a.buffer = l->buffers[l->slot];
 	/* the producer's rendering (or decoding) ends 0.3 to 2.5 ms after the buffer is queued */
 	a.fence = session_fence(s, HWCT_FENCE_ACQUIRE, l->id, created,

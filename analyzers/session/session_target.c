@@ -82,7 +82,8 @@ static int set_client_target(struct session *s, bool new_buffer, const struct ta
 		session_region(&region, msgs, ptrs, &none, 1);
 	}
 	hwct_hash_to_bytes(&s->d.target_content, hash);
-	a.has_buffer = a.has_content = a.has_slot = a.has_capture = a.has_dataspace = true;
+	a.has_buffer = a.has_slot = a.has_capture = a.has_dataspace = true;
+	a.has_content = !s->cfg.no_pixels;
 	a.buffer = s->d.target_buffers[s->d.target_slot];
 	a.content = (ProtobufCBinaryData){ HWCT_HASH_BYTES, hash };
 	a.slot = s->d.target_slot;
@@ -136,15 +137,16 @@ int session_client_target(struct session *s, struct session_layer **sorted, size
 		ret = set_client_target(s, false, &d);
 		goto out;
 	}
-	if (d.full) {
+	if (d.full && !s->cfg.no_pixels) {
 		compose_layers(s->d.target, layers, n, (struct hwct_rect){ 0, 0, (int32_t)s->d.width,
 			(int32_t)s->d.height });
 	}
-	for (size_t i = 0; !d.full && i < d.count; i++) {
+	for (size_t i = 0; !d.full && !s->cfg.no_pixels && i < d.count; i++) {
 		compose_layers(s->d.target, layers, n, d.rects[i]);
 	}
-	ret = session_store(s, s->d.target, d.full ? NULL : &s->d.target_content, d.rects, d.full ? 0 : d.count,
-		&content);
+	content = (struct hwct_hash){ 0 };
+	ret = s->cfg.no_pixels ? 0 : session_store(s, s->d.target, d.full ? NULL : &s->d.target_content, d.rects,
+		d.full ? 0 : d.count, &content);
 	if (ret < 0) {
 		goto out;
 	}
@@ -153,7 +155,8 @@ int session_client_target(struct session *s, struct session_layer **sorted, size
 	s->d.target_has_content = true;
 	s->d.target_stale = false;
 	if (!s->d.target_announced[s->d.target_slot]) {
-		ret = session_buffer_record(s, s->d.target_buffers[s->d.target_slot], s->d.target, &content);
+		ret = session_buffer_record(s, s->d.target_buffers[s->d.target_slot], s->d.target,
+			s->cfg.no_pixels ? NULL : &content);
 		if (ret < 0) {
 			goto out;
 		}

@@ -26,6 +26,13 @@ struct winscope_options {
 	uint64_t max_input;		/* largest input accepted, bytes */
 	uint32_t max_layers;		/* most LayerProto in one entry */
 	const char *origin_note;	/* borrowed, may be NULL: put before the trace's Note (where the layers came from) */
+	/*
+	 * Draw no placeholder pixels: buffers and calls carry no content and
+	 * the client target is not composed (the trace's pixels flag should be
+	 * off); everything else is the same. For callers that only want the
+	 * calls and decisions (the fuzz target).
+	 */
+	bool no_pixels;
 };
 
 #define WINSCOPE_MAX_DISPLAYS 16	/* displays imported at most (the session's limit) */

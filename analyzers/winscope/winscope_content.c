@@ -77,23 +77,27 @@ void ws_content_set_frame(struct pattern_image *img, int32_t id, uint64_t frame,
 	struct hwct_rect r = frame_line(img, &l);
 	char text[40];
 
+	*damage = r;
+	if (!img->data) {
+		return;		/* a shell: nothing drawn */
+	}
 	snprintf(text, sizeof(text), "FRAME %" PRIu64, frame);
 	pattern_fill(img, r, background(id, opaque));
 	pattern_text(img, l.x, l.y + l.line, l.scale, text, ink(250, opaque));
-	*damage = r;
 }
 
 struct pattern_image *ws_content_create(enum pattern_format format, uint32_t width, uint32_t height, int32_t id,
-	uint64_t frame, bool opaque)
+	uint64_t frame, bool opaque, bool draw)
 {
-	struct pattern_image *img = pattern_image_create(format, width, height);
+	struct pattern_image *img = draw ? pattern_image_create(format, width, height) :
+		pattern_image_create_shell(format, width, height);
 	int32_t w = (int32_t)width, h = (int32_t)height;
 	struct hwct_rect damage;
 	struct layout l;
 	char text[64];
 
-	if (!img) {
-		return NULL;
+	if (!img || !draw) {
+		return img;
 	}
 	l = layout_of(img);
 	pattern_fill(img, (struct hwct_rect){ 0, 0, w, h }, background(id, opaque));

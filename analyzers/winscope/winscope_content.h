@@ -20,15 +20,16 @@ enum pattern_format ws_content_format(int32_t hal, uint32_t width, uint32_t heig
 
 /*
  * Creates the content of layer `id`'s buffer `frame`. opaque: alpha 255,
- * else the background is translucent (premultiplied). Returns NULL with
- * errno set.
+ * else the background is translucent (premultiplied). !draw: a shell with
+ * no pixels (winscope_options.no_pixels). Returns NULL with errno set.
  */
 struct pattern_image *ws_content_create(enum pattern_format format, uint32_t width, uint32_t height, int32_t id,
-	uint64_t frame, bool opaque);
+	uint64_t frame, bool opaque, bool draw);
 
 /*
  * Redraws img (made by ws_content_create for the same id and opacity) for
- * frame `frame`: only the frame-number line changes, which *damage gets.
+ * frame `frame`: only the frame-number line changes, which *damage gets
+ * (a shell is not drawn; *damage is set all the same).
  */
 void ws_content_set_frame(struct pattern_image *img, int32_t id, uint64_t frame, bool opaque,
 	struct hwct_rect *damage);

@@ -64,11 +64,11 @@ int winscope_import_data_file(const uint8_t *data, size_t size, const char *in_p
 	hwct_writer_options_init(&wo);
 	wo.writer_name = "hwc-trace import-winscope " HWCT_VERSION;
 	wo.pixel_level = 3;
-	wo.pixels = true;
 	if (!opts) {
 		winscope_options_init(&defaults);
 		opts = &defaults;
 	}
+	wo.pixels = !opts->no_pixels;
 	w = hwct_writer_create_fd(fd, &wo);
 	if (!w) {
 		ret = hwct_error_set(err, -errno, out_path, UINT64_MAX, "cannot start the trace: %s", strerror(errno));

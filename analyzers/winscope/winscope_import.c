@@ -46,6 +46,7 @@ struct importer {
 	struct mapped *map;
 	size_t count, cap;
 	struct winscope_report *rep;
+	bool no_pixels;			/* winscope_options.no_pixels */
 };
 
 static struct mapped *find(struct importer *im, int32_t id)
@@ -89,7 +90,8 @@ static int add_layer(struct importer *im, const struct ws_layer *wl)
 	}
 	if (!wl->color) {
 		m->format = ws_content_format(wl->format, wl->width, wl->height);
-		image = ws_content_create(m->format, wl->width, wl->height, wl->id, wl->frame, wl->opaque);
+		image = ws_content_create(m->format, wl->width, wl->height, wl->id, wl->frame, wl->opaque,
+			!im->no_pixels);
 		if (!image) {
 			free(m->name);
 			return -errno;
@@ -122,7 +124,7 @@ static int update_layer(struct importer *im, struct mapped *m, const struct ws_l
 	}
 	if (wl->width != m->width || wl->height != m->height || format != m->format || wl->opaque != m->opaque) {
 		struct pattern_image *image = ws_content_create(format, wl->width, wl->height, wl->id, wl->frame,
-			wl->opaque);
+			wl->opaque, !im->no_pixels);
 
 		if (!image) {
 			return -errno;
@@ -500,12 +502,13 @@ int winscope_import(const void *data, size_t size, const char *name, struct hwct
 	/* the session starts shortly before the first frame, not at boot */
 	meta.config.start_ns = vsync_of(t.entries[0].msg, 0) > BOOT_LEAD_NS ?
 		vsync_of(t.entries[0].msg, 0) - BOOT_LEAD_NS : 0;
+	meta.config.no_pixels = opts->no_pixels;
 	if (ret == 0) {
 		s = session_create(w, &meta.config);
 		ret = s ? 0 : -errno;
 	}
 	for (size_t k = 0; k < pl.count; k++) {
-		pl.shown[k].im = (struct importer){ .s = s, .rep = rep };
+		pl.shown[k].im = (struct importer){ .s = s, .rep = rep, .no_pixels = opts->no_pixels };
 	}
 	ret = ret < 0 ? ret : play(s, &t, &pl, rep);
 	finish_report(rep, &pl);

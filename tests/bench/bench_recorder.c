@@ -88,6 +88,7 @@ struct run {
 	char out[MODE_COUNT][300];	/* HWCT_OUTPUT of the wrapper modes */
 	char shared_fake[300], shared_pixels[300];	/* copies nobody can read, "" none (share_with_nobody) */
 	struct bench_samples samples[MODE_COUNT];
+	struct bench_samples paired_direct[MODE_COUNT];	/* the direct half of the paired modes */
 	bool ran[MODE_COUNT];
 };
 
@@ -216,7 +217,18 @@ static int child_main(const struct options *o)
 	if (in_session(m) && !bench_tp_enabled()) {
 		return EXIT_NOT_ENABLED;
 	}
-	if (m == MODE_DUP) {
+	if (m == MODE_PAIRED_OFF || m == MODE_PAIRED_ON) {
+		struct bench_client_options w = c;
+		struct bench_samples d = { 0 };
+		char path[PATH_MAX];
+
+		c.module = o->fake;
+		w.module = o->recorder;
+		ret = bench_client_run_paired(&c, &w, &d, &s);
+		snprintf(path, sizeof(path), "%s.direct", o->samples);
+		ret = ret ? ret : bench_samples_save(&d, path);
+		bench_samples_finish(&d);
+	} else if (m == MODE_DUP) {
 		ret = bench_dup_run(o->warmup, o->frames, BENCH_CALLS_PER_FRAME, o->paced, &s);
 	} else if (m == MODE_TP_DISABLED || m == MODE_TP_ENABLED) {
 		ret = bench_tp_run(o->warmup, o->frames, BENCH_CALLS_PER_FRAME, o->paced, &s);
@@ -337,7 +349,7 @@ static void run_mode(struct run *r, enum bench_mode m)
 
 	env[e++] = (struct bench_env){ "HWCT_REAL_MODULE", r->o.fake };
 	env[e++] = (struct bench_env){ "HWCT_OUTPUT", r->out[m] };
-	env[e++] = (struct bench_env){ "HWCT_PIXELS", m == MODE_PIXELS_ON ? "1" : "0" };
+	env[e++] = (struct bench_env){ "HWCT_PIXELS", m == MODE_PIXELS_ON || m == MODE_PAIRED_ON ? "1" : "0" };
 	if (enabled) {
 		env[e++] = (struct bench_env){ "LTTNG_HOME", r->lttng.home };
 		/* no limit on the registration (-1, lttng-ust(3)): with one, a loaded host could leave
@@ -366,6 +378,16 @@ static void run_mode(struct run *r, enum bench_mode m)
 		die(samples, -ret);
 	}
 	unlink(samples);
+	if (m == MODE_PAIRED_OFF || m == MODE_PAIRED_ON) {
+		char direct[320];
+
+		snprintf(direct, sizeof(direct), "%s.direct", samples);
+		ret = bench_samples_load(&r->paired_direct[m], direct);
+		if (ret < 0) {
+			die(direct, -ret);
+		}
+		unlink(direct);
+	}
 	r->ran[m] = true;
 }
 
@@ -384,7 +406,10 @@ static void make_dirs(struct run *r)
 	if (!mkdtemp(r->tmp) || chmod(r->tmp, 0755) < 0) {
 		die("a temporary directory", errno);
 	}
-	for (int m = MODE_PIXELS_OFF; m <= MODE_PIXELS_ON; m++) {
+	for (int m = MODE_PIXELS_OFF; m < MODE_COUNT; m++) {
+		if (m > MODE_PIXELS_ON && m != MODE_PAIRED_OFF && m != MODE_PAIRED_ON) {
+			continue;
+		}
 		snprintf(r->out[m], sizeof(r->out[m]), "%s/out-%s", r->tmp, bench_mode_names[m]);
 		if (mkdir(r->out[m], 0755) < 0) {
 			die(r->out[m], errno);
@@ -450,6 +475,7 @@ int main(int argc, char **argv)
 		bench_report_print(&(struct bench_results){
 			.samples = r.samples,
 			.ran = r.ran,
+			.paired_direct = r.paired_direct,
 			.tp_why = r.lttng_why,
 			.frames = r.o.frames * r.o.rounds,
 			.pixels_source = px.source,
@@ -465,6 +491,7 @@ int main(int argc, char **argv)
 	bench_pixels_finish(&px);
 	for (int m = 0; m < MODE_COUNT; m++) {
 		bench_samples_finish(&r.samples[m]);
+		bench_samples_finish(&r.paired_direct[m]);
 	}
 	remove_dirs(&r);
 	return 0;

@@ -34,6 +34,8 @@ enum bench_mode {
 	MODE_TP_ENABLED,	/* the empty tracepoint, enabled in a session */
 	MODE_DUP,		/* one dup + close of an fd (bench_recorder_dup.c) */
 	MODE_TP_IN_CALLS,	/* the fake called directly, the enabled empty tracepoint fired in each timed call */
+	MODE_PAIRED_OFF,	/* direct and through the recorder (pixels off) in one process, frames alternating */
+	MODE_PAIRED_ON,		/* the same with pixels on */
 	MODE_COUNT,
 };
 
@@ -106,6 +108,17 @@ struct bench_client_options {
  * -errno.
  */
 int bench_client_run(const struct bench_client_options *o, struct bench_samples *out);
+
+/*
+ * The paired measure: the fake opened directly and through the recorder in
+ * the same process, their frames alternating (direct first in even frames,
+ * the wrapper first in odd ones), each frame paced alone; frame f of both
+ * has the same calls in the same order, so sample i of out_direct and of
+ * out_wrapped are the same call of the same frame. Options other than the
+ * module are direct's. Returns 0 or -errno.
+ */
+int bench_client_run_paired(const struct bench_client_options *direct, const struct bench_client_options *wrapped,
+	struct bench_samples *out_direct, struct bench_samples *out_wrapped);
 
 /* A signalled acquire fence: a pipe's read end with a byte in it. Returns the fd (the caller's), or -errno. */
 int bench_signalled_fence(void);
@@ -216,6 +229,8 @@ int bench_dup_run(unsigned warmup, unsigned frames, unsigned per_frame, bool pac
 struct bench_results {
 	const struct bench_samples *samples;	/* [MODE_COUNT], pooled over rounds */
 	const bool *ran;			/* [MODE_COUNT]: the mode has samples */
+	const struct bench_samples *paired_direct;	/* [MODE_COUNT]: the direct half of the paired modes;
+						 * samples[m] is their wrapper half, sample i of both a pair */
 	const char *tp_why;			/* why the enabled tracepoint did not run */
 	unsigned frames;			/* measured frames per mode */
 	const char *pixels_source;
@@ -234,6 +249,14 @@ bool bench_function_has_fence(int32_t function);
  * ns) and, for fence-fd calls, one dup (bench_recorder_classes.c).
  */
 void bench_report_classes(const struct bench_results *r, double tp_mean, double tp_p99);
+
+/*
+ * The paired modes per class (bench_recorder_paired.c): overhead = the
+ * mean over pairs of wrapper - direct of the same call of the same frame,
+ * p99 of wrapper - p99 of direct, each with a 95 % interval from ten
+ * blocks of consecutive frames, ÷ the same goals as bench_report_classes.
+ */
+void bench_report_paired(const struct bench_results *r, double tp_mean, double tp_p99);
 
 /* ------------------------------------------------------------ processes */
 

@@ -397,27 +397,44 @@ static void tear_down(struct client *c)
 	bench_pixels_finish(&c->px);
 }
 
-int bench_client_run(const struct bench_client_options *o, struct bench_samples *out)
+/* Opens o's module and sets the client up; c is torn down by client_finish() either way. */
+static int client_start(struct client *c, const struct bench_client_options *o)
 {
-	struct client c = { 0 };
-	uint64_t next = 0;
 	int ret;
 
+	*c = (struct client){ 0 };
 	for (int k = 0; k < SCREEN_BUFFERS; k++) {
-		c.screen[k].fd = -1;
+		c->screen[k].fd = -1;
 	}
-	c.bar.fd = -1;
-	ret = open_device(o->module, &c.dev);
+	c->bar.fd = -1;
+	ret = open_device(o->module, &c->dev);
 	if (ret < 0) {
 		return ret;
 	}
-	ret = load_functions(c.dev, &c.fn);
+	ret = load_functions(c->dev, &c->fn);
 	if (ret < 0) {
-		hwc2_close(c.dev);
+		hwc2_close(c->dev);
+		c->dev = NULL;
 		return ret;
 	}
-	c.probe = o->probe;
-	ret = set_up(&c, o->pixels);
+	c->probe = o->probe;
+	return set_up(c, o->pixels);
+}
+
+static int client_finish(struct client *c, int ret)
+{
+	if (c->dev) {
+		tear_down(c);
+	}
+	return ret < 0 ? ret : c->err;
+}
+
+int bench_client_run(const struct bench_client_options *o, struct bench_samples *out)
+{
+	struct client c;
+	uint64_t next = 0;
+	int ret = client_start(&c, o);
+
 	for (uint32_t f = 0; ret == 0 && c.err == 0 && f < o->warmup + o->frames; f++) {
 		if (o->paced) {
 			bench_pace(&next);
@@ -425,6 +442,29 @@ int bench_client_run(const struct bench_client_options *o, struct bench_samples 
 		c.out = f < o->warmup ? NULL : out;
 		frame(&c, f, !o->no_draw);
 	}
-	tear_down(&c);
-	return ret < 0 ? ret : c.err;
+	return client_finish(&c, ret);
+}
+
+int bench_client_run_paired(const struct bench_client_options *direct, const struct bench_client_options *wrapped,
+	struct bench_samples *out_direct, struct bench_samples *out_wrapped)
+{
+	struct client c[2] = { 0 };
+	struct bench_samples *out[2] = { out_direct, out_wrapped };
+	uint64_t next = 0;
+	int ret = client_start(&c[0], direct);
+
+	ret = ret < 0 ? ret : client_start(&c[1], wrapped);
+	for (uint32_t f = 0; ret == 0 && c[0].err == 0 && c[1].err == 0 && f < direct->warmup + direct->frames; f++) {
+		for (int k = 0; k < 2; k++) {
+			int w = (int)(f & 1) ^ k;	/* direct first in even frames, the wrapper in odd ones */
+
+			if (direct->paced) {
+				bench_pace(&next);
+			}
+			c[w].out = f < direct->warmup ? NULL : out[w];
+			frame(&c[w], f, !direct->no_draw);
+		}
+	}
+	ret = client_finish(&c[1], ret);
+	return client_finish(&c[0], ret);
 }

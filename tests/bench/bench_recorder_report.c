@@ -14,7 +14,8 @@
 #define MAX_FUNCTIONS 32
 
 const char *const bench_mode_names[MODE_COUNT] = {
-	"direct", "pixels-off", "pixels-on", "tp-disabled", "tp-enabled", "dup", "tp-in-calls",
+	"direct", "pixels-off", "pixels-on", "tp-disabled", "tp-enabled", "dup", "tp-in-calls", "paired-off",
+	"paired-on",
 };
 
 /* A value or a baseline: mean and p99 in ns. */
@@ -190,6 +191,7 @@ void bench_report_print(const struct bench_results *r)
 	printf("overhead = wrapper - direct (mean - mean, p99 - p99); ÷ tracepoint uses %s\n", base_name);
 	print_medians(r);
 	bench_report_classes(r, base.mean, base.p99);
+	bench_report_paired(r, base.mean, base.p99);
 	print_present_goal(r);
 	print_functions(r);
 	print_traces(r);

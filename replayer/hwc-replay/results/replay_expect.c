@@ -1,4 +1,4 @@
-/* Reading known-good results with json-c (replay_expect.h). */
+/* Reading known-good results with json-c, one frame at a time (replay_expect.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +26,7 @@ struct loader {
 	struct hwct_error *err;
 	struct replay_expect *e;
 	size_t layer_cap, layer_used;
+	size_t frame_cap;		/* frames e->frames and first_layer have room for */
 	size_t *first_layer;		/* per frame, index into e->layers until fixed up */
 };
 
@@ -240,30 +241,58 @@ static int plane_ids_from_json(struct loader *l, struct json_object *root)
 	return 0;
 }
 
-static int root_from_json(struct loader *l, struct json_object *root)
+/* Room for frame number n (and its first_layer). */
+static int grow_frames(struct loader *l, size_t n)
 {
 	struct replay_expect *e = l->e;
-	struct json_object *frames = l->rf.frames;
-	const char *dir;
-	size_t n, kept = 0;
+	size_t cap = l->frame_cap ? l->frame_cap * 2 : 64;
+	struct replay_expect_frame *frames;
+	size_t *first;
 
-	if (results_get_string(&l->rf, results_member(root, "images_dir"), "images_dir", true, &dir) ||
-		(dir && set_images_dir(l, dir)) || plane_ids_from_json(l, root)) {
-		return -EINVAL;
+	if (n < l->frame_cap) {
+		return 0;
 	}
-	n = json_object_array_length(frames);
-	e->frames = calloc(n ? n : 1, sizeof(*e->frames));
-	l->first_layer = calloc(n ? n : 1, sizeof(*l->first_layer));
-	if (!e->frames || !l->first_layer) {
+	frames = realloc(e->frames, cap * sizeof(*frames));
+	if (frames) {
+		e->frames = frames;
+	}
+	first = frames ? realloc(l->first_layer, cap * sizeof(*first)) : NULL;
+	if (!first) {
 		return hwct_error_set(l->err, -ENOMEM, l->name, UINT64_MAX, "out of memory");
 	}
-	for (size_t i = 0; i < n; i++) {
-		char p[PATH_SIZE];
+	l->first_layer = first;
+	l->frame_cap = cap;
+	return 0;
+}
 
-		snprintf(p, sizeof(p), "frames[%zu]", i);
-		if (frame_from_json(l, json_object_array_get_idx(frames, i), p, &e->frames[i])) {
+/* The frames, one at a time from the reader, then the members after them. */
+static int root_from_json(struct loader *l)
+{
+	struct replay_expect *e = l->e;
+	struct json_object *frame;
+	const char *dir;
+	size_t n = 0, kept = 0;
+	int got;
+
+	while ((got = results_file_next(&l->rf, &frame)) > 0) {
+		char p[PATH_SIZE];
+		int ret;
+
+		snprintf(p, sizeof(p), "frames[%zu]", n);
+		ret = grow_frames(l, n);
+		ret = ret ? ret : frame_from_json(l, frame, p, &e->frames[n]);
+		json_object_put(frame);
+		if (ret) {
 			return -EINVAL;
 		}
+		n++;
+	}
+	if (got < 0) {
+		return -EINVAL;
+	}
+	if (results_get_string(&l->rf, results_member(l->rf.root, "images_dir"), "images_dir", true, &dir) ||
+		(dir && set_images_dir(l, dir)) || plane_ids_from_json(l, l->rf.root)) {
+		return -EINVAL;
 	}
 	e->frame_count = n;
 	for (size_t i = 0; i < n; i++) {
@@ -300,7 +329,7 @@ static struct replay_expect *from_results(struct loader *l)
 		replay_expect_destroy(l->e);
 		return NULL;
 	}
-	ret = root_from_json(l, l->rf.root);
+	ret = root_from_json(l);
 	free(l->first_layer);
 	if (ret) {
 		replay_expect_destroy(l->e);
@@ -315,7 +344,8 @@ struct replay_expect *replay_expect_load_buffer(const char *data, size_t size, c
 	struct loader l = { .err = err };
 	struct replay_expect *e;
 
-	if (results_file_parse(&l.rf, data, size, name ? name : "results", err) < 0) {
+	if (results_file_open_buffer(&l.rf, data, size, name ? name : "results", err) < 0) {
+		results_file_finish(&l.rf);
 		return NULL;
 	}
 	e = from_results(&l);
@@ -328,7 +358,8 @@ struct replay_expect *replay_expect_load(const char *path, struct hwct_error *er
 	struct loader l = { .err = err };
 	struct replay_expect *e;
 
-	if (results_file_read(&l.rf, path, err) < 0) {
+	if (results_file_open(&l.rf, path, err) < 0) {
+		results_file_finish(&l.rf);
 		return NULL;
 	}
 	e = from_results(&l);

@@ -1,0 +1,215 @@
+/*
+ * The paired measure of the recorder benchmark (bench_recorder.h): the
+ * same calls of the same frames, direct and through the recorder, in one
+ * process, alternating frame by frame (bench_client_run_paired). A
+ * difference of means taken in different processes (the other modes)
+ * moves by microseconds between runs with what else the machine does;
+ * here both halves of a pair see the same machine, so their difference
+ * holds still, and the spread of the differences says how well it is
+ * known: the frames are cut into ten blocks of consecutive frames, the
+ * statistic is taken per block, and the interval is the t interval (9
+ * degrees of freedom, 95 %) of the block values around the whole run's.
+ * The goal is judged on the 10 % trimmed mean of the differences: the
+ * fake's presentDisplay now and then waits microseconds in one half of a
+ * pair (its signaller thread, the host's scheduling), which moves a plain
+ * mean of the fence-fd calls by more than the recorder's whole cost and
+ * flips its sign; the plain mean is printed beside it.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <hardware/hwcomposer2.h>
+#include <hwct/hwc2_names.h>
+
+#include "bench_recorder.h"
+
+#define BLOCKS 10
+#define T_95_9 2.262		/* Student's t, 97.5th percentile, 9 degrees of freedom */
+#define GOAL_MEAN 1.5
+#define GOAL_P99 3.0
+
+static int compare_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The nearest-rank 99th percentile of v[0..n) (sorts it). */
+static double p99_of(uint32_t *v, size_t n)
+{
+	size_t rank;
+
+	if (!n) {
+		return 0.0;
+	}
+	qsort(v, n, sizeof(*v), compare_u32);
+	rank = (size_t)ceil(0.99 * (double)n);
+	return v[rank ? rank - 1 : 0];
+}
+
+struct paired_stat {
+	size_t n;
+	double mean, mean_ci;		/* ns: mean of wrapper - direct, its 95 % half-width */
+	double trimmed, trimmed_ci;	/* ns: the same without the 10 % largest and 10 % smallest differences */
+	double p99, p99_ci;		/* ns: p99 of wrapper - p99 of direct, its 95 % half-width */
+	bool matched;			/* every pair is the same function */
+};
+
+static int compare_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Mean, 10 % trimmed mean and p99 overhead of pairs [lo, hi) of class
+ * fence; *n pairs of the class. diff, vd, vw: room for hi - lo values.
+ */
+static void block_stat(const struct bench_samples *d, const struct bench_samples *w, size_t lo, size_t hi, bool fence,
+	double *diff, uint32_t *vd, uint32_t *vw, double stat[3], size_t *n)
+{
+	double sum = 0.0, trimmed = 0.0;
+	size_t k = 0, cut;
+
+	for (size_t i = lo; i < hi; i++) {
+		if (bench_function_has_fence(d->v[i].function) != fence) {
+			continue;
+		}
+		diff[k] = (double)w->v[i].ns - (double)d->v[i].ns;
+		sum += diff[k];
+		vd[k] = d->v[i].ns;
+		vw[k] = w->v[i].ns;
+		k++;
+	}
+	*n = k;
+	qsort(diff, k, sizeof(*diff), compare_double);
+	cut = k / 10;
+	for (size_t i = cut; i < k - cut; i++) {
+		trimmed += diff[i];
+	}
+	stat[0] = k ? sum / (double)k : 0.0;
+	stat[1] = k > 2 * cut ? trimmed / (double)(k - 2 * cut) : 0.0;
+	stat[2] = p99_of(vw, k) - p99_of(vd, k);
+}
+
+static struct paired_stat paired_stat_of(const struct bench_samples *d, const struct bench_samples *w, bool fence)
+{
+	struct paired_stat st = { .matched = d->n == w->n && d->n > 0 };
+	size_t room = d->n ? d->n : 1, n;
+	uint32_t *vd = malloc(room * sizeof(*vd)), *vw = malloc(room * sizeof(*vw));
+	double *diff = malloc(room * sizeof(*diff));
+	double all[3], block[BLOCKS][3], avg[3] = { 0 }, var[3] = { 0 };
+
+	for (size_t i = 0; st.matched && i < d->n; i++) {
+		st.matched = d->v[i].function == w->v[i].function;
+	}
+	if (!st.matched || !vd || !vw || !diff) {
+		st.matched = false;
+		free(vd);
+		free(vw);
+		free(diff);
+		return st;
+	}
+	block_stat(d, w, 0, d->n, fence, diff, vd, vw, all, &st.n);
+	for (size_t b = 0; b < BLOCKS; b++) {
+		block_stat(d, w, d->n * b / BLOCKS, d->n * (b + 1) / BLOCKS, fence, diff, vd, vw, block[b], &n);
+		for (int j = 0; j < 3; j++) {
+			avg[j] += block[b][j] / BLOCKS;
+		}
+	}
+	for (size_t b = 0; b < BLOCKS; b++) {
+		for (int j = 0; j < 3; j++) {
+			var[j] += (block[b][j] - avg[j]) * (block[b][j] - avg[j]);
+		}
+	}
+	/* a block's p99 rests on a tenth of the samples: its spread over-states the whole run's, as it should */
+	st.mean = all[0];
+	st.trimmed = all[1];
+	st.p99 = all[2];
+	st.mean_ci = T_95_9 * sqrt(var[0] / (BLOCKS - 1)) / sqrt(BLOCKS);
+	st.trimmed_ci = T_95_9 * sqrt(var[1] / (BLOCKS - 1)) / sqrt(BLOCKS);
+	st.p99_ci = T_95_9 * sqrt(var[2] / (BLOCKS - 1)) / sqrt(BLOCKS);
+	free(vd);
+	free(vw);
+	free(diff);
+	return st;
+}
+
+/* Per fence-carrying function of the frame: the paired mean overhead and its interval. */
+static void print_functions(const struct bench_samples *d, const struct bench_samples *w)
+{
+	static const int32_t fns[] = { HWC2_FUNCTION_SET_LAYER_BUFFER, HWC2_FUNCTION_PRESENT_DISPLAY,
+		HWC2_FUNCTION_GET_RELEASE_FENCES };
+
+	printf("   ");
+	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); k++) {
+		double bm[BLOCKS] = { 0 }, all = 0.0, sm = 0.0, var = 0.0;
+		size_t n = 0;
+
+		for (size_t b = 0; b < BLOCKS; b++) {
+			size_t lo = d->n * b / BLOCKS, hi = d->n * (b + 1) / BLOCKS, nb = 0;
+
+			for (size_t i = lo; i < hi; i++) {
+				if (d->v[i].function == fns[k]) {
+					bm[b] += (double)w->v[i].ns - (double)d->v[i].ns;
+					nb++;
+				}
+			}
+			all += bm[b];
+			n += nb;
+			bm[b] = nb ? bm[b] / (double)nb : 0.0;
+			sm += bm[b];
+		}
+		sm /= BLOCKS;
+		for (size_t b = 0; b < BLOCKS; b++) {
+			var += (bm[b] - sm) * (bm[b] - sm);
+		}
+		printf(" %s %.0f ± %.0f ns%s", hwct_hwc2_function_method(fns[k]), n ? all / (double)n : 0.0,
+			T_95_9 * sqrt(var / (BLOCKS - 1)) / sqrt(BLOCKS), k + 1 < sizeof(fns) / sizeof(fns[0]) ? ";" : "\n");
+	}
+}
+
+void bench_report_paired(const struct bench_results *r, double tp_mean, double tp_p99)
+{
+	struct bench_stat dup;
+
+	if (!r->paired_direct || (!r->ran[MODE_PAIRED_OFF] && !r->ran[MODE_PAIRED_ON])) {
+		return;
+	}
+	if (!r->ran[MODE_DUP] || tp_mean < 1.0 || tp_p99 < 1.0) {
+		printf("paired (direct and wrapper alternating in one process), per class: n/a (no dup or tracepoint "
+			"baseline)\n");
+		return;
+	}
+	dup = bench_stat_of(&r->samples[MODE_DUP], BENCH_FN_DUP);
+	printf("paired (direct and wrapper alternating frame by frame in one process; overhead = wrapper - direct of "
+		"the same call, over the pairs; ± 95 %% interval over 10 blocks of frames; goals as above, the mean's "
+		"judged on the trimmed mean):\n");
+	for (int m = MODE_PAIRED_OFF; m <= MODE_PAIRED_ON; m++) {
+		for (int k = 0; k < 2 && r->ran[m]; k++) {
+			bool fence = k == 1;
+			struct paired_stat st = paired_stat_of(&r->paired_direct[m], &r->samples[m], fence);
+			double goal_mean = GOAL_MEAN * tp_mean + (fence ? dup.mean : 0);
+			double goal_p99 = GOAL_P99 * tp_p99 + (fence ? dup.p99 : 0);
+
+			if (!st.matched) {
+				printf("  %-10s %-14s n/a: the two halves' calls do not pair up\n", bench_mode_names[m],
+					fence ? "fence-fd calls" : "no-fd calls");
+				continue;
+			}
+			printf("  %-10s %-14s %6zu pairs: overhead trimmed mean %6.0f ± %4.0f ns (goal ≤ %4.0f, ratio %.2f ± "
+				"%.2f), mean %6.0f ± %4.0f ns (ratio %.2f ± %.2f), p99 %6.0f ± %5.0f ns (goal ≤ %5.0f, ratio "
+				"%.2f ± %.2f): %s\n", bench_mode_names[m], fence ? "fence-fd calls" : "no-fd calls", st.n,
+				st.trimmed, st.trimmed_ci, goal_mean, st.trimmed / goal_mean, st.trimmed_ci / goal_mean, st.mean,
+				st.mean_ci, st.mean / goal_mean, st.mean_ci / goal_mean, st.p99, st.p99_ci, goal_p99,
+				st.p99 / goal_p99, st.p99_ci / goal_p99,
+				st.trimmed <= goal_mean && st.p99 <= goal_p99 ? "PASS" : "MISS");
+			if (fence) {
+				print_functions(&r->paired_direct[m], &r->samples[m]);
+			}
+		}
+	}
+}
