@@ -3,7 +3,8 @@
  * pixman OVER per layer, the source under a pixman transform with bilinear
  * filtering and PAD repeat (comp_layer_matrix), plane alpha as a solid mask.
  * Sources pixman cannot read as they are (NV12, COVERAGE, unaligned rows)
- * are converted into a scratch ARGB8888 buffer first.
+ * are converted into a scratch ARGB8888 buffer first, NV12 by the
+ * compositor's YUV model (yuv.h or yuv_vkms.h).
  */
 #include <assert.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "fourcc.h"
 #include "layer.h"
 #include "yuv.h"
+#include "yuv_vkms.h"
 
 struct pixman_compositor {
 	struct compositor base;
@@ -91,7 +93,11 @@ static pixman_image_t *convert(struct pixman_compositor *pc, const struct scene_
 		return NULL;
 	}
 	if (f->fourcc == DRM_FORMAT_NV12) {
-		comp_yuv_nv12_to_argb(&comp_yuv_bt601_limited, img, buf, stride);
+		if (pc->base.yuv_model == COMP_YUV_VKMS) {
+			comp_yuv_vkms_to_argb(img, buf, stride);
+		} else {
+			comp_yuv_nv12_to_argb(&comp_yuv_bt601_limited, img, buf, stride);
+		}
 		return pixman_image_create_bits_no_clear(PIXMAN_x8r8g8b8, (int)img->width,
 			(int)img->height, buf, (int)stride);
 	}
@@ -230,6 +236,7 @@ static int pixman_compose(struct compositor *c, const struct scene *scene,
 
 const struct compositor_impl comp_pixman_impl = {
 	.name = "pixman",
+	.yuv_models = 1u << COMP_YUV_BILINEAR | 1u << COMP_YUV_VKMS,
 	.create = pixman_create,
 	.destroy = pixman_destroy,
 	.compose = pixman_compose,
