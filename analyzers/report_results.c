@@ -152,7 +152,7 @@ static int64_t int_or(struct json_object *v, int64_t fallback)
 static int write_one(FILE *f, const char *path, struct report_images *im, char *msg, size_t size)
 {
 	static const char *const header[] = { "tool", "recording", "replay_environment", "target", "board", "planner",
-		"compositor", "pixels", "timing", "format_fallback", "range", "mode_map", "images_dir", "totals",
+		"compositor", "yuv_model", "pixels", "timing", "format_fallback", "range", "mode_map", "images_dir", "totals",
 		"complete", "error", "comparison" };
 	static const char *const columns[] = { "f", "loop", "p", "k", "e", "ct", "mc", "img" };
 	struct json_object *root = json_object_from_file(path), *frames;

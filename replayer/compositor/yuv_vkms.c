@@ -28,17 +28,23 @@ static int64_t shift_right(int64_t a, unsigned n)
 	return a >= 0 ? a >> n : -(int64_t)((((uint64_t)-(a + 1)) >> n) + 1);
 }
 
-/* The highest bit that differs from the sign bit, 0 when none (drm_fixp_msbset). */
+/*
+ * The highest bit below bit 63 that differs from the sign bit, 0 when none
+ * (drm_fixp_msbset, which walks down from bit 62): the highest set bit of
+ * a, or of ~a when negative, found by halving.
+ */
 static unsigned msb_set(int64_t a)
 {
-	unsigned sign = a < 0;
+	uint64_t v = (a < 0 ? ~(uint64_t)a : (uint64_t)a) & ~(1ull << 63);
+	unsigned msb = 0;
 
-	for (unsigned shift = 62; shift > 0; shift--) {
-		if ((((uint64_t)a >> shift) & 1) != sign) {
-			return shift;
+	for (unsigned step = 32; step > 0; step /= 2) {
+		if (v >> step) {
+			v >>= step;
+			msb += step;
 		}
 	}
-	return 0;
+	return msb;
 }
 
 /*

@@ -84,7 +84,11 @@ static bool is_nv12(const struct gen *g, uint32_t i)
 	return i == 1 && g->o->nv12;
 }
 
-/* Layer i's NV12 content of frame f: a luma ramp with a bright column that moves, one chroma. */
+/*
+ * Layer i's NV12 content of frame f: a luma ramp with a bright column that
+ * moves; chroma that changes from one sample to the next (Cb across, Cr
+ * down, both with the frame), so that how chroma is sampled shows.
+ */
 static size_t draw_nv12(struct gen *g, uint32_t w, uint32_t h, uint32_t f)
 {
 	uint8_t *chroma = g->pixels + (size_t)w * h;
@@ -96,8 +100,8 @@ static size_t draw_nv12(struct gen *g, uint32_t w, uint32_t h, uint32_t f)
 	}
 	for (uint32_t y = 0; y < (h + 1) / 2; y++) {
 		for (uint32_t x = 0; x + 1 < w + 1; x += 2) {
-			chroma[(size_t)y * w + x] = 90;		/* Cb */
-			chroma[(size_t)y * w + x + 1] = 200;	/* Cr */
+			chroma[(size_t)y * w + x] = (uint8_t)(16 + (x * 7 + f * 5) % 225);	/* Cb */
+			chroma[(size_t)y * w + x + 1] = (uint8_t)(16 + (y * 11 + f * 3) % 225);	/* Cr */
 		}
 	}
 	return (size_t)w * h + (size_t)w * ((h + 1) / 2);
