@@ -26,12 +26,13 @@
  *    layer's blend mode (premultiplied for PREMULTIPLIED, straight for
  *    COVERAGE, alpha ignored for NONE).
  *  - Sources: DRM_FORMAT_ABGR8888 (Android RGBA_8888), XBGR8888 (RGBX_8888),
- *    ARGB8888 (BGRA_8888), XRGB8888, RGB565 and NV12. scene_layer carries
- *    no dataspace, so NV12 is always converted as BT.601 limited range;
- *    how, the compositor's YUV model says (enum comp_yuv_model): by default
+ *    ARGB8888 (BGRA_8888), XRGB8888, RGB565, NV12 and P010/P012/P016
+ *    (16-bit words, the sample in the high bits). scene_layer carries no
+ *    dataspace, so YUV is always converted as BT.601 limited range; how,
+ *    the compositor's YUV model says (enum comp_yuv_model): by default
  *    chroma sited at the centre of each 2x2 luma block and upsampled
- *    bilinearly (yuv.h); the image is converted at luma resolution and
- *    that RGB is what the bilinear filter reads.
+ *    bilinearly, P01x read at 8 bits (yuv.h); the image is converted at
+ *    luma resolution and that RGB is what the bilinear filter reads.
  *  - The target holds premultiplied alpha; X formats get 0xff in every X
  *    byte (composition runs as over an opaque background).
  */

@@ -53,11 +53,14 @@ static int channel8(double v)
 	return (int)floor(r + 0.5);
 }
 
-/* The expected r | g << 8 | b << 16 | 0xff << 24, or false when some channel cannot be told. */
-static bool vkms_expect(uint8_t y, uint8_t cb, uint8_t cr, uint32_t *rgba)
+/*
+ * The expected r | g << 8 | b << 16 | 0xff << 24 of 16-bit samples, or
+ * false when some channel cannot be told.
+ */
+static bool vkms_expect16(uint16_t y, uint16_t cb, uint16_t cr, uint32_t *rgba)
 {
-	double yy = YS * (y * 257.0 - 16 * 257.0);
-	double u = cb * 257.0 - 128 * 257.0, v = cr * 257.0 - 128 * 257.0;
+	double yy = YS * (y - 16 * 257.0);
+	double u = cb - 128 * 257.0, v = cr - 128 * 257.0;
 	int c[3] = {
 		channel8(yy + 2.0 * (1.0 - KR) * CS * v),
 		channel8(yy - 2.0 * KB * (1.0 - KB) / KG * CS * u - 2.0 * KR * (1.0 - KR) / KG * CS * v),
@@ -70,6 +73,12 @@ static bool vkms_expect(uint8_t y, uint8_t cb, uint8_t cr, uint32_t *rgba)
 	}
 	*rgba = RGBA(c[0], c[1], c[2], 255);
 	return true;
+}
+
+/* The same for 8-bit samples, which vkms widens by 257. */
+static bool vkms_expect(uint8_t y, uint8_t cb, uint8_t cr, uint32_t *rgba)
+{
+	return vkms_expect16((uint16_t)(y * 257), (uint16_t)(cb * 257), (uint16_t)(cr * 257), rgba);
 }
 
 static bool use_vkms(void)
@@ -229,6 +238,126 @@ static void run_vkms_by_hand(const void *data)
 	}
 }
 
+/*
+ * P010 and P016 under the vkms model: the words as they are (a 10-bit
+ * sample s is s << 6, so P010's black, 64 << 6 = 4096, sits just below
+ * vkms's offset 16 * 257 = 4112), unfiltered chroma, 3x2 luma per chroma
+ * pair with odd width; every pixel equals the formula on the 16-bit values.
+ */
+static void run_vkms_p010(const void *data)
+{
+	static const uint16_t tens[] = { 0, 64, 65, 200, 448, 512, 513, 700, 940, 960, 1023 };
+	static const uint32_t fourccs[] = { DRM_FORMAT_P010, DRM_FORMAT_P016 };
+	const uint32_t n = sizeof(tens) / sizeof(tens[0]), w = 2 * n + 1;
+	uint32_t checked = 0;
+
+	if (!use_vkms()) {
+		exit(TEST_SKIP);
+	}
+	for (size_t k = 0; k < 2; k++) {
+		struct scene_image *img = test_image_create(fourccs[k], w, 3, 2);
+		struct comp_target *t;
+		/* P010: s << 6; P016 takes any word: the same with low bits set */
+		uint16_t add = k == 0 ? 0 : 37;
+
+		for (uint32_t j = 0; j < 3; j++) {
+			for (uint32_t i = 0; i < w; i++) {
+				test_image_set_y16(img, i, j, (uint16_t)(tens[(i + 3 * j) % n] * 64 + add));
+			}
+		}
+		for (uint32_t j = 0; j < 2; j++) {
+			for (uint32_t i = 0; i < n + 1; i++) {
+				test_image_set_cbcr16(img, i, j, (uint16_t)(tens[(i + j) % n] * 64 + add),
+					(uint16_t)(tens[(2 * i + 5 * j) % n] * 64 + add));
+			}
+		}
+		test_image_seal(img);
+		t = compose_nv12(img);
+		for (uint32_t j = 0; j < 3; j++) {
+			for (uint32_t i = 0; i < w; i++) {
+				const uint8_t *ly = img->data + img->offset[0] + (size_t)j * img->stride[0] + 2 * i;
+				const uint8_t *c = img->data + img->offset[1] + (size_t)(j / 2) * img->stride[1] + 4 * (i / 2);
+				uint32_t want;
+
+				if (vkms_expect16((uint16_t)(ly[0] | ly[1] << 8), (uint16_t)(c[0] | c[1] << 8),
+						(uint16_t)(c[2] | c[3] << 8), &want)) {
+					test_expect_pixel(t, i, j, want, 0);
+					checked++;
+				}
+			}
+		}
+		test_target_destroy(t);
+		test_image_destroy(img);
+	}
+	printf("%u pixels equal to the formula, %d channels at a rounding boundary skipped\n", checked, near_half);
+	CHECK(checked > 100 && near_half < (int)checked / 10);
+}
+
+/*
+ * P010 under the bilinear model (pixman and gl): read at 8 bits, each word
+ * (v + 128) >> 8, so a P010 image composes exactly as the NV12 image of
+ * those bytes does, and within 2 of the BT.601 formula on 10-bit values.
+ */
+static void run_bilinear_p010(const void *data)
+{
+	static const uint16_t tens[] = { 64, 100, 300, 448, 512, 600, 800, 940 };
+	const uint32_t w = 8, h = 4;
+	struct scene_image *p010 = test_image_create(DRM_FORMAT_P010, w, h, 6);
+	struct scene_image *nv12 = test_image_create(DRM_FORMAT_NV12, w, h, 0);
+	struct comp_target *a, *b;
+
+	CHECK(compositor_yuv_model(test_comp) == COMP_YUV_BILINEAR);
+	for (uint32_t j = 0; j < h; j++) {
+		for (uint32_t i = 0; i < w; i++) {
+			uint16_t s = tens[(i + 2 * j) % 8];
+
+			test_image_set_y16(p010, i, j, (uint16_t)(s << 6));
+			test_image_set_y(nv12, i, j, (uint8_t)(((s << 6) + 128) >> 8));
+		}
+	}
+	for (uint32_t j = 0; j < h / 2; j++) {
+		for (uint32_t i = 0; i < w / 2; i++) {
+			uint16_t cb = tens[(i + j) % 8], cr = tens[(3 * i + j) % 8];
+
+			test_image_set_cbcr16(p010, i, j, (uint16_t)(cb << 6), (uint16_t)(cr << 6));
+			test_image_set_cbcr(nv12, i, j, (uint8_t)(((cb << 6) + 128) >> 8), (uint8_t)(((cr << 6) + 128) >> 8));
+		}
+	}
+	test_image_seal(p010);
+	test_image_seal(nv12);
+	a = compose_nv12(p010);
+	b = compose_nv12(nv12);
+	for (uint32_t j = 0; j < h; j++) {
+		for (uint32_t i = 0; i < w; i++) {
+			test_expect_pixel(a, i, j, test_target_get(b, i, j), 0);
+		}
+	}
+	/* a uniform-chroma block: the formula, 10-bit codes / 4 */
+	test_target_destroy(a);
+	test_target_destroy(b);
+	test_image_destroy(p010);
+	test_image_destroy(nv12);
+
+	p010 = test_image_create(DRM_FORMAT_P010, 2, 2, 0);
+	for (uint32_t k = 0; k < 4; k++) {
+		test_image_set_y16(p010, k % 2, k / 2, 700 << 6);
+	}
+	test_image_set_cbcr16(p010, 0, 0, 300 << 6, 800 << 6);
+	test_image_seal(p010);
+	a = compose_nv12(p010);
+	{
+		double y = 700 / 4.0, cb = 300 / 4.0, cr = 800 / 4.0, yy = 255.0 / 219.0 * (y - 16.0);
+		double r = yy + 1.402 * 255.0 / 224.0 * (cr - 128.0);
+		double g = yy - (0.344136 * (cb - 128.0) + 0.714136 * (cr - 128.0)) * 255.0 / 224.0;
+		double bl = yy + 1.772 * 255.0 / 224.0 * (cb - 128.0);
+
+		test_expect_pixel(a, 1, 1, RGBA(lround(r < 255 ? r : 255), lround(g > 0 ? g : 0),
+			lround(bl > 0 ? bl : 0), 255), 2);
+	}
+	test_target_destroy(a);
+	test_image_destroy(p010);
+}
+
 static void run_api(const void *data)
 {
 	enum comp_yuv_model m = COMP_YUV_VKMS;
@@ -250,6 +379,8 @@ static const struct test_case cases[] = {
 	{ "yuv-vkms-matrix", run_vkms_matrix, NULL },
 	{ "yuv-vkms-siting", run_vkms_siting, NULL },
 	{ "yuv-vkms-by-hand", run_vkms_by_hand, NULL },
+	{ "yuv-vkms-p010", run_vkms_p010, NULL },
+	{ "yuv-bilinear-p010", run_bilinear_p010, NULL },
 	{ "yuv-model-api", run_api, NULL },
 };
 
