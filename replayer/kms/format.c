@@ -23,6 +23,9 @@ static const struct kms_format formats[] = {
 	{ DRM_FORMAT_BGR565, 1, { 2, 0 }, 1, -1, -1, -1, -1 },
 	{ DRM_FORMAT_NV12, 2, { 1, 2 }, 2, -1, -1, -1, -1 },
 	{ DRM_FORMAT_NV21, 2, { 1, 2 }, 2, -1, -1, -1, -1 },
+	{ DRM_FORMAT_P010, 2, { 2, 4 }, 2, -1, -1, -1, -1 },
+	{ DRM_FORMAT_P012, 2, { 2, 4 }, 2, -1, -1, -1, -1 },
+	{ DRM_FORMAT_P016, 2, { 2, 4 }, 2, -1, -1, -1, -1 },
 };
 
 /* Fallback targets in order of preference (format.h, kms_format_choose). */
