@@ -12,6 +12,13 @@ with --planner search (libliftoff-like: places what it can instead of drm_hwcomp
 all-or-nothing), and agreement with the device's recorded decisions
 (`hwc-trace diff RESULTS --against-recorded`). Usage: scripts/gen-boards-doc.py [BUILD_DIR] [--vm]
 
+With --vm that table's kernel column is measured too: for each board, one boot of vkms of the
+newest kernel line shaped like the board (vm-run --vkms-board, what hwc-replay --vm --board
+does) replays every trace as the --format-fallback column does (`hwc-replay --device
+/dev/dri/card0 --board BOARD --format-fallback equivalent --mode SIZE --no-pixels`): layer uses
+on planes by the kernel's TEST_ONLY commits, and the placement agreement with the profile's
+column (`hwc-trace diff`). Without --vm the column keeps what the document has.
+
 With --vm it also writes the table "The kernel checks the profile": for each board dump, frames
 0-9 of traces/home.zst and traces/video.zst (--mode 540x1200) predicted by `hwc-replay --profile
 BOARD` and replayed by `hwc-replay --vm --board BOARD` (vkms of the newest kernel line shaped
@@ -39,6 +46,52 @@ boards += sorted("tests/data/boards/real/" + f for f in os.listdir(os.path.join(
                  if f.endswith(".txt"))
 
 rows = []
+MARK = "=====HWCT-GEN-BOARDS-DOC====="
+
+
+def kernel_cells_of_doc():
+    """The kernel column of the table as the document has it, by (trace, board)."""
+    text = open(doc).read()
+    if BEGIN not in text:
+        return {}
+    cells = {}
+    for line in text[text.index(BEGIN):text.index(END)].splitlines():
+        parts = [p.strip() for p in line.strip().strip("|").split("|")]
+        if len(parts) == 8 and not parts[0].startswith(("trace", "---")):
+            cells[parts[0], parts[1]] = parts[7]
+    return cells
+
+
+def kernel_column(tmp, zsts, sizes, profiles):
+    """The kernel column, by (trace, board): one boot per board replaying every trace inside."""
+    vm_run = os.path.join(src, "tests", "vm", "vm-run")
+    cells = {}
+    for b in boards:
+        spec = os.path.join(tmp, "board.vkms")
+        with open(spec, "w") as f:
+            subprocess.run([hwc_trace, "board", os.path.join(src, b), "--vkms"], check=True, stdout=f)
+        script = " && ".join('"$1" "%s" --device /dev/dri/card0 --board "$2" --format-fallback equivalent '
+                             '--mode %s --no-pixels --results - -q && echo "$3"' % (zsts[t], sizes[t])
+                             for t in traces)
+        out = subprocess.run([vm_run, "--cache", os.path.join(build, "vm-cache"), "--kernel", "newest",
+                              "--timeout", "1200", "--vkms-board", spec, "--", "/bin/sh", "-c", script, "sh",
+                              hwc_replay, os.path.join(src, b), MARK], check=True, stdout=subprocess.PIPE,
+                             text=True).stdout
+        for t, part in zip(traces, out.split(MARK + "\n")):
+            kernel = os.path.join(tmp, "kernel.json")
+            open(kernel, "w").write(part)
+            r = json.loads(part)
+            uses = sum(len(f["plan"]) for f in r["frames"])
+            placed = sum(1 for f in r["frames"] for l in f["plan"] if l["plane"] is not None)
+            d = subprocess.run([hwc_trace, "diff", profiles[t, b], kernel], stdout=subprocess.PIPE, text=True).stdout
+            line = next((x for x in d.splitlines() if x.startswith("placement: ")), "")
+            alike = line[line.find("(") + 1:line.find(")")] if "(" in line else "-"
+            cells[t, os.path.basename(b)] = "%d of %d; %s alike" % (placed, uses, alike)
+    return cells
+
+
+old_kernel_cells = kernel_cells_of_doc()
+zsts, sizes, profiles = {}, {}, {}
 
 
 def replay(zst, board, res, extra):
@@ -62,12 +115,14 @@ def replay(zst, board, res, extra):
 with tempfile.TemporaryDirectory() as tmp:
     for t in traces:
         zst = os.path.join(tmp, t + ".zst")
+        zsts[t] = zst
         subprocess.run([hwc_trace, "import-winscope", os.path.join(src, "tests/data/winscope", t), zst],
                        check=True, stdout=subprocess.DEVNULL)
         info = json.loads(subprocess.run([hwc_trace, "info", zst, "--json"], check=True,
                                          stdout=subprocess.PIPE, text=True).stdout)
         config = info["displays"][0]["configs"][0]
         size = "%dx%d" % (config["width"], config["height"])
+        sizes[t] = size
         for b in boards:
             res = os.path.join(tmp, "r.json")
             placed, uses, reasons = replay(zst, b, res, [])
@@ -82,7 +137,8 @@ with tempfile.TemporaryDirectory() as tmp:
                     agree = "%d of %d (%.0f%%)" % (ok, frames, 100.0 * ok / frames)
             except (ValueError, KeyError):
                 pass
-            eq_placed, _, eq_reasons = replay(zst, b, os.path.join(tmp, "eq.json"),
+            profiles[t, b] = os.path.join(tmp, "eq-%d-%d.json" % (len(zsts), len(profiles)))
+            eq_placed, _, eq_reasons = replay(zst, b, profiles[t, b],
                                               ["--format-fallback", "equivalent", "--mode", size])
             se_placed, _, _ = replay(zst, b, os.path.join(tmp, "se.json"),
                                      ["--format-fallback", "equivalent", "--mode", size, "--planner", "search"])
@@ -94,12 +150,15 @@ with tempfile.TemporaryDirectory() as tmp:
                          "%d of %d" % (se_placed, uses),
                          agree))
 
+    kernel_cells = kernel_column(tmp, zsts, sizes, profiles) if with_vm else old_kernel_cells
 lines = [BEGIN, "",
          "| trace | board | layer uses on planes | reasons of the rest (layer uses) "
          "| on planes with `--format-fallback equivalent --mode` (the recorded size; rest) "
-         "| the same with `--planner search` | agrees with the recorded decisions |",
-         "|---|---|---|---|---|---|---|"]
-lines += ["| %s | %s | %s | %s | %s | %s | %s |" % row for row in rows]
+         "| the same with `--planner search` | agrees with the recorded decisions "
+         "| the kernel: on planes with `--vm --board` as in the fallback column; placed alike |",
+         "|---|---|---|---|---|---|---|---|"]
+lines += ["| %s | %s | %s | %s | %s | %s | %s | %s |" % (row + (kernel_cells.get((row[0], row[1]), "-"),))
+          for row in rows]
 lines += ["", END]
 
 
