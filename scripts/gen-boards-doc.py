@@ -17,7 +17,8 @@ newest kernel line shaped like the board (vm-run --vkms-board, what hwc-replay -
 does) replays every trace as the --format-fallback column does (`hwc-replay --device
 /dev/dri/card0 --board BOARD --format-fallback equivalent --mode SIZE --no-pixels`): layer uses
 on planes by the kernel's TEST_ONLY commits, and the placement agreement with the profile's
-column (`hwc-trace diff`). Without --vm the column keeps what the document has.
+column (`hwc-trace diff`). Without --vm the column keeps what the document has; --vm=winscope
+measures that column alone (five boots), leaving the table below as it is.
 
 With --vm it also writes the table "The kernel checks the profile": for each board dump, frames
 0-9 of traces/home.zst and traces/video.zst (--mode 540x1200) predicted by `hwc-replay --profile
@@ -29,8 +30,9 @@ kernel's reasons where the two place a layer differently). That needs the projec
 import collections, json, os, subprocess, sys, tempfile
 
 src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-args = [a for a in sys.argv[1:] if a != "--vm"]
-with_vm = "--vm" in sys.argv[1:]
+args = [a for a in sys.argv[1:] if not a.startswith("--vm")]
+with_vm = "--vm" in sys.argv[1:] or "--vm=winscope" in sys.argv[1:]
+vm_profile_table = "--vm" in sys.argv[1:]	# --vm=winscope: the kernel column alone
 build = args[0] if args else os.path.join(src, "build")
 hwc_trace = os.path.join(build, "analyzers", "hwc-trace")
 hwc_replay = os.path.join(build, "replayer", "hwc-replay")
@@ -208,7 +210,7 @@ def replace_block(text, begin, end, lines):
 
 text = open(doc).read()
 text = replace_block(text, BEGIN, END, lines)
-if with_vm:
+if vm_profile_table:
     with tempfile.TemporaryDirectory() as tmp:
         vm_rows = kernel_checks_profile(tmp)
     vm_lines = [VM_BEGIN, "",
