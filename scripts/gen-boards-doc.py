@@ -15,9 +15,10 @@ all-or-nothing), and agreement with the device's recorded decisions
 With --vm that table's kernel column is measured too: for each board, one boot of vkms of the
 newest kernel line shaped like the board (vm-run --vkms-board, what hwc-replay --vm --board
 does) replays every trace as the --format-fallback column does (`hwc-replay --device
-/dev/dri/card0 --board BOARD --format-fallback equivalent --mode SIZE --no-pixels`): layer uses
-on planes by the kernel's TEST_ONLY commits, and the placement agreement with the profile's
-column (`hwc-trace diff`). Without --vm the column keeps what the document has; --vm=winscope
+/dev/dri/card0 --board BOARD --format-fallback equivalent --mode SIZE --no-pixels`), with the
+drmhwc planner and with the search planner (as the column after it; its TEST_ONLY budget on a
+device is 200 ms a frame): layer uses on planes by the kernel's TEST_ONLY commits, and the
+placement agreement with the profile's same replay (`hwc-trace diff`). Without --vm the column keeps what the document has; --vm=winscope
 measures that column alone (five boots), leaving the table below as it is.
 
 With --vm it also writes the table "The kernel checks the profile": for each board dump, frames
@@ -49,6 +50,7 @@ boards += sorted("tests/data/boards/real/" + f for f in os.listdir(os.path.join(
 
 rows = []
 MARK = "=====HWCT-GEN-BOARDS-DOC====="
+PLANNERS = ("drmhwc", "search")
 
 
 def kernel_cells_of_doc():
@@ -65,7 +67,8 @@ def kernel_cells_of_doc():
 
 
 def kernel_column(tmp, zsts, sizes, profiles):
-    """The kernel column, by (trace, board): one boot per board replaying every trace inside."""
+    """The kernel column, by (trace, board): one boot per board replaying every trace inside,
+    with each planner; profiles[trace, board, planner] are the profile's results to compare."""
     vm_run = os.path.join(src, "tests", "vm", "vm-run")
     cells = {}
     for b in boards:
@@ -73,22 +76,36 @@ def kernel_column(tmp, zsts, sizes, profiles):
         with open(spec, "w") as f:
             subprocess.run([hwc_trace, "board", os.path.join(src, b), "--vkms"], check=True, stdout=f)
         script = " && ".join('"$1" "%s" --device /dev/dri/card0 --board "$2" --format-fallback equivalent '
-                             '--mode %s --no-pixels --results - -q && echo "$3"' % (zsts[t], sizes[t])
-                             for t in traces)
+                             '--mode %s --planner %s --no-pixels --results - -q && echo "$3"' % (zsts[t], sizes[t], p)
+                             for t in traces for p in PLANNERS)
         out = subprocess.run([vm_run, "--cache", os.path.join(build, "vm-cache"), "--kernel", "newest",
                               "--timeout", "1200", "--vkms-board", spec, "--", "/bin/sh", "-c", script, "sh",
                               hwc_replay, os.path.join(src, b), MARK], check=True, stdout=subprocess.PIPE,
                              text=True).stdout
-        for t, part in zip(traces, out.split(MARK + "\n")):
+        runs = [(t, p) for t in traces for p in PLANNERS]
+        for (t, p), part in zip(runs, out.split(MARK + "\n")):
             kernel = os.path.join(tmp, "kernel.json")
             open(kernel, "w").write(part)
             r = json.loads(part)
             uses = sum(len(f["plan"]) for f in r["frames"])
             placed = sum(1 for f in r["frames"] for l in f["plan"] if l["plane"] is not None)
-            d = subprocess.run([hwc_trace, "diff", profiles[t, b], kernel], stdout=subprocess.PIPE, text=True).stdout
+            d = subprocess.run([hwc_trace, "diff", profiles[t, b, p], kernel], stdout=subprocess.PIPE,
+                               text=True).stdout
             line = next((x for x in d.splitlines() if x.startswith("placement: ")), "")
             alike = line[line.find("(") + 1:line.find(")")] if "(" in line else "-"
-            cells[t, os.path.basename(b)] = "%d of %d; %s alike" % (placed, uses, alike)
+            # the kernel's reasons for the layer uses it leaves to the client where the profile placed them
+            kf = {(f["display"], f["frame"]): f for f in r["frames"]}
+            why = collections.Counter()
+            for f in json.load(open(profiles[t, b, p]))["frames"]:
+                kl = {l["layer"]: l for l in kf.get((f["display"], f["frame"]), {"plan": []})["plan"]}
+                for l in f["plan"]:
+                    k = kl.get(l["layer"])
+                    if k is not None and l.get("plane") is not None and k.get("plane") is None:
+                        why[",".join(k["reasons"])] += 1
+            cell = "%s %d of %d (%s alike%s)" % (p, placed, uses, alike, "; kernel: " + ", ".join(
+                "%s %d" % kv for kv in why.most_common()) if why else "")
+            key = t, os.path.basename(b)
+            cells[key] = cells[key] + "; " + cell if key in cells else cell
     return cells
 
 
@@ -139,10 +156,11 @@ with tempfile.TemporaryDirectory() as tmp:
                     agree = "%d of %d (%.0f%%)" % (ok, frames, 100.0 * ok / frames)
             except (ValueError, KeyError):
                 pass
-            profiles[t, b] = os.path.join(tmp, "eq-%d-%d.json" % (len(zsts), len(profiles)))
-            eq_placed, _, eq_reasons = replay(zst, b, profiles[t, b],
+            for p in PLANNERS:
+                profiles[t, b, p] = os.path.join(tmp, "%s-%d-%d.json" % (p, len(zsts), len(profiles)))
+            eq_placed, _, eq_reasons = replay(zst, b, profiles[t, b, "drmhwc"],
                                               ["--format-fallback", "equivalent", "--mode", size])
-            se_placed, _, _ = replay(zst, b, os.path.join(tmp, "se.json"),
+            se_placed, _, _ = replay(zst, b, profiles[t, b, "search"],
                                      ["--format-fallback", "equivalent", "--mode", size, "--planner", "search"])
             rows.append((t, os.path.basename(b), "%d of %d" % (placed, uses),
                          ", ".join("%s %d" % kv for kv in sorted(reasons.items(), key=lambda kv: -kv[1])) or "-",
@@ -157,7 +175,7 @@ lines = [BEGIN, "",
          "| trace | board | layer uses on planes | reasons of the rest (layer uses) "
          "| on planes with `--format-fallback equivalent --mode` (the recorded size; rest) "
          "| the same with `--planner search` | agrees with the recorded decisions "
-         "| the kernel: on planes with `--vm --board` as in the fallback column; placed alike |",
+         "| the kernel (`--vm --board`) as in the two columns before: on planes, and placed alike with the profile |",
          "|---|---|---|---|---|---|---|---|"]
 lines += ["| %s | %s | %s | %s | %s | %s | %s | %s |" % (row + (kernel_cells.get((row[0], row[1]), "-"),))
           for row in rows]
