@@ -88,6 +88,20 @@ void hwc2_alloc_close(struct hwc2_alloc *a)
 	*a = (struct hwc2_alloc){ .drm_fd = -1 };
 }
 
+bool hwc2_alloc_is_vkms(const struct hwc2_alloc *a)
+{
+	bool vkms = false;
+#if HWCT_HAVE_GBM
+	drmVersionPtr v = a->drm_fd >= 0 ? drmGetVersion(a->drm_fd) : NULL;
+
+	vkms = v && v->name && strcmp(v->name, "vkms") == 0;
+	drmFreeVersion(v);
+#else
+	(void)a;
+#endif
+	return vkms;
+}
+
 const char *hwc2_alloc_name(const struct hwc2_alloc *a)
 {
 	(void)a;
