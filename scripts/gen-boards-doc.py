@@ -12,6 +12,15 @@ with --planner search (libliftoff-like: places what it can instead of drm_hwcomp
 all-or-nothing), and agreement with the device's recorded decisions
 (`hwc-trace diff RESULTS --against-recorded`). Usage: scripts/gen-boards-doc.py [BUILD_DIR] [--vm]
 
+With --vm that table's kernel column is measured too: for each board, one boot of vkms of the
+newest kernel line shaped like the board (vm-run --vkms-board, what hwc-replay --vm --board
+does) replays every trace as the --format-fallback column does (`hwc-replay --device
+/dev/dri/card0 --board BOARD --format-fallback equivalent --mode SIZE --no-pixels`), with the
+drmhwc planner and with the search planner (as the column after it; its TEST_ONLY budget on a
+device is 200 ms a frame): layer uses on planes by the kernel's TEST_ONLY commits, and the
+placement agreement with the profile's same replay (`hwc-trace diff`). Without --vm the column keeps what the document has; --vm=winscope
+measures that column alone (five boots), leaving the table below as it is.
+
 With --vm it also writes the table "The kernel checks the profile": for each board dump, frames
 0-9 of traces/home.zst and traces/video.zst (--mode 540x1200) predicted by `hwc-replay --profile
 BOARD` and replayed by `hwc-replay --vm --board BOARD` (vkms of the newest kernel line shaped
@@ -22,8 +31,9 @@ kernel's reasons where the two place a layer differently). That needs the projec
 import collections, json, os, subprocess, sys, tempfile
 
 src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-args = [a for a in sys.argv[1:] if a != "--vm"]
-with_vm = "--vm" in sys.argv[1:]
+args = [a for a in sys.argv[1:] if not a.startswith("--vm")]
+with_vm = "--vm" in sys.argv[1:] or "--vm=winscope" in sys.argv[1:]
+vm_profile_table = "--vm" in sys.argv[1:]	# --vm=winscope: the kernel column alone
 build = args[0] if args else os.path.join(src, "build")
 hwc_trace = os.path.join(build, "analyzers", "hwc-trace")
 hwc_replay = os.path.join(build, "replayer", "hwc-replay")
@@ -39,6 +49,68 @@ boards += sorted("tests/data/boards/real/" + f for f in os.listdir(os.path.join(
                  if f.endswith(".txt"))
 
 rows = []
+MARK = "=====HWCT-GEN-BOARDS-DOC====="
+PLANNERS = ("drmhwc", "search")
+
+
+def kernel_cells_of_doc():
+    """The kernel column of the table as the document has it, by (trace, board)."""
+    text = open(doc).read()
+    if BEGIN not in text:
+        return {}
+    cells = {}
+    for line in text[text.index(BEGIN):text.index(END)].splitlines():
+        parts = [p.strip() for p in line.strip().strip("|").split("|")]
+        if len(parts) == 8 and not parts[0].startswith(("trace", "---")):
+            cells[parts[0], parts[1]] = parts[7]
+    return cells
+
+
+def kernel_column(tmp, zsts, sizes, profiles):
+    """The kernel column, by (trace, board): one boot per board replaying every trace inside,
+    with each planner; profiles[trace, board, planner] are the profile's results to compare."""
+    vm_run = os.path.join(src, "tests", "vm", "vm-run")
+    cells = {}
+    for b in boards:
+        spec = os.path.join(tmp, "board.vkms")
+        with open(spec, "w") as f:
+            subprocess.run([hwc_trace, "board", os.path.join(src, b), "--vkms"], check=True, stdout=f)
+        script = " && ".join('"$1" "%s" --device /dev/dri/card0 --board "$2" --format-fallback equivalent '
+                             '--mode %s --planner %s --no-pixels --results - -q && echo "$3"' % (zsts[t], sizes[t], p)
+                             for t in traces for p in PLANNERS)
+        out = subprocess.run([vm_run, "--cache", os.path.join(build, "vm-cache"), "--kernel", "newest",
+                              "--timeout", "1200", "--vkms-board", spec, "--", "/bin/sh", "-c", script, "sh",
+                              hwc_replay, os.path.join(src, b), MARK], check=True, stdout=subprocess.PIPE,
+                             text=True).stdout
+        runs = [(t, p) for t in traces for p in PLANNERS]
+        for (t, p), part in zip(runs, out.split(MARK + "\n")):
+            kernel = os.path.join(tmp, "kernel.json")
+            open(kernel, "w").write(part)
+            r = json.loads(part)
+            uses = sum(len(f["plan"]) for f in r["frames"])
+            placed = sum(1 for f in r["frames"] for l in f["plan"] if l["plane"] is not None)
+            d = subprocess.run([hwc_trace, "diff", profiles[t, b, p], kernel], stdout=subprocess.PIPE,
+                               text=True).stdout
+            line = next((x for x in d.splitlines() if x.startswith("placement: ")), "")
+            alike = line[line.find("(") + 1:line.find(")")] if "(" in line else "-"
+            # the kernel's reasons for the layer uses it leaves to the client where the profile placed them
+            kf = {(f["display"], f["frame"]): f for f in r["frames"]}
+            why = collections.Counter()
+            for f in json.load(open(profiles[t, b, p]))["frames"]:
+                kl = {l["layer"]: l for l in kf.get((f["display"], f["frame"]), {"plan": []})["plan"]}
+                for l in f["plan"]:
+                    k = kl.get(l["layer"])
+                    if k is not None and l.get("plane") is not None and k.get("plane") is None:
+                        why[",".join(k["reasons"])] += 1
+            cell = "%s %d of %d (%s alike%s)" % (p, placed, uses, alike, "; kernel: " + ", ".join(
+                "%s %d" % kv for kv in why.most_common()) if why else "")
+            key = t, os.path.basename(b)
+            cells[key] = cells[key] + "; " + cell if key in cells else cell
+    return cells
+
+
+old_kernel_cells = kernel_cells_of_doc()
+zsts, sizes, profiles = {}, {}, {}
 
 
 def replay(zst, board, res, extra):
@@ -62,12 +134,14 @@ def replay(zst, board, res, extra):
 with tempfile.TemporaryDirectory() as tmp:
     for t in traces:
         zst = os.path.join(tmp, t + ".zst")
+        zsts[t] = zst
         subprocess.run([hwc_trace, "import-winscope", os.path.join(src, "tests/data/winscope", t), zst],
                        check=True, stdout=subprocess.DEVNULL)
         info = json.loads(subprocess.run([hwc_trace, "info", zst, "--json"], check=True,
                                          stdout=subprocess.PIPE, text=True).stdout)
         config = info["displays"][0]["configs"][0]
         size = "%dx%d" % (config["width"], config["height"])
+        sizes[t] = size
         for b in boards:
             res = os.path.join(tmp, "r.json")
             placed, uses, reasons = replay(zst, b, res, [])
@@ -82,9 +156,11 @@ with tempfile.TemporaryDirectory() as tmp:
                     agree = "%d of %d (%.0f%%)" % (ok, frames, 100.0 * ok / frames)
             except (ValueError, KeyError):
                 pass
-            eq_placed, _, eq_reasons = replay(zst, b, os.path.join(tmp, "eq.json"),
+            for p in PLANNERS:
+                profiles[t, b, p] = os.path.join(tmp, "%s-%d-%d.json" % (p, len(zsts), len(profiles)))
+            eq_placed, _, eq_reasons = replay(zst, b, profiles[t, b, "drmhwc"],
                                               ["--format-fallback", "equivalent", "--mode", size])
-            se_placed, _, _ = replay(zst, b, os.path.join(tmp, "se.json"),
+            se_placed, _, _ = replay(zst, b, profiles[t, b, "search"],
                                      ["--format-fallback", "equivalent", "--mode", size, "--planner", "search"])
             rows.append((t, os.path.basename(b), "%d of %d" % (placed, uses),
                          ", ".join("%s %d" % kv for kv in sorted(reasons.items(), key=lambda kv: -kv[1])) or "-",
@@ -94,12 +170,15 @@ with tempfile.TemporaryDirectory() as tmp:
                          "%d of %d" % (se_placed, uses),
                          agree))
 
+    kernel_cells = kernel_column(tmp, zsts, sizes, profiles) if with_vm else old_kernel_cells
 lines = [BEGIN, "",
          "| trace | board | layer uses on planes | reasons of the rest (layer uses) "
          "| on planes with `--format-fallback equivalent --mode` (the recorded size; rest) "
-         "| the same with `--planner search` | agrees with the recorded decisions |",
-         "|---|---|---|---|---|---|---|"]
-lines += ["| %s | %s | %s | %s | %s | %s | %s |" % row for row in rows]
+         "| the same with `--planner search` | agrees with the recorded decisions "
+         "| the kernel (`--vm --board`) as in the two columns before: on planes, and placed alike with the profile |",
+         "|---|---|---|---|---|---|---|---|"]
+lines += ["| %s | %s | %s | %s | %s | %s | %s | %s |" % (row + (kernel_cells.get((row[0], row[1]), "-"),))
+          for row in rows]
 lines += ["", END]
 
 
@@ -149,7 +228,7 @@ def replace_block(text, begin, end, lines):
 
 text = open(doc).read()
 text = replace_block(text, BEGIN, END, lines)
-if with_vm:
+if vm_profile_table:
     with tempfile.TemporaryDirectory() as tmp:
         vm_rows = kernel_checks_profile(tmp)
     vm_lines = [VM_BEGIN, "",

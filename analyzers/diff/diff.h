@@ -123,6 +123,7 @@ struct diff_result_frame {
 
 struct diff_results {
 	char planner[32], compositor[32], target[160];
+	char yuv_model[32];		/* the compositor's YUV model; "" in results before it was written */
 	struct diff_result_frame *frames;	/* owned, in file order */
 	size_t count;
 	bool complete;

@@ -295,6 +295,7 @@ struct diff_results *diff_results_load(const char *path, char *msg, size_t size)
 		target = results_member(root, "board");
 		copy_string(res->planner, sizeof(res->planner), results_member(root, "planner"));
 		copy_string(res->compositor, sizeof(res->compositor), results_member(root, "compositor"));
+		copy_string(res->yuv_model, sizeof(res->yuv_model), results_member(root, "yuv_model"));
 		copy_string(res->target, sizeof(res->target), results_member(target ? target : results_member(root,
 			"target"), target ? "name" : "kind"));
 		res->complete = json_object_get_boolean(results_member(root, "complete"));

@@ -194,6 +194,10 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 		"none", a->target, a->complete ? "" : " (incomplete run)");
 	diff_report_note(r, "B: planner %s, compositor %s, target %s%s", b->planner, b->compositor[0] ? b->compositor :
 		"none", b->target, b->complete ? "" : " (incomplete run)");
+	if (a->yuv_model[0] && b->yuv_model[0] && strcmp(a->yuv_model, b->yuv_model) != 0) {
+		diff_report_note(r, "YUV: A's pictures convert YUV by the %s model, B's by the %s model: a YUV "
+			"layer's pixels differ by that alone (docs/yuv-models.md)", a->yuv_model, b->yuv_model);
+	}
 	if (a->plane_id_count && b->plane_id_count && (a->plane_id_count != b->plane_id_count ||
 		memcmp(a->plane_ids, b->plane_ids, a->plane_id_count * sizeof(*a->plane_ids)) != 0)) {
 		diff_report_note(r, "planes: A's and B's devices number their planes differently (%zu and %zu "

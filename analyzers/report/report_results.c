@@ -184,7 +184,7 @@ static void write_cells(FILE **cols, size_t i, struct json_object *fr, long plan
 static int write_one(FILE *f, const char *path, struct report_images *im, char *msg, size_t size)
 {
 	static const char *const header[] = { "tool", "recording", "replay_environment", "target", "board", "planner",
-		"compositor", "pixels", "timing", "format_fallback", "range", "mode_map", "images_dir", "totals",
+		"compositor", "yuv_model", "pixels", "timing", "format_fallback", "range", "mode_map", "images_dir", "totals",
 		"complete", "error", "comparison" };
 	static const char *const columns[COLUMNS] = { "f", "loop", "p", "k", "e", "ct", "mc", "img" };
 	struct report_intern plans = { 0 };

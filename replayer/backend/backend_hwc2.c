@@ -550,6 +550,9 @@ struct backend *backend_hwc2_create(const struct backend_hwc2_options *opts, str
 		h->targets[i] = (struct hwc2_buffer){ .fd = -1, .release_fence = -1 };
 	}
 	hwc2_alloc_open(&h->alloc, opts->alloc_node);
+	if (h->compositor && !opts->yuv_model_asked && hwc2_alloc_is_vkms(&h->alloc)) {
+		compositor_set_yuv_model(h->compositor, COMP_YUV_VKMS);	/* -ENOTSUP for gl: kept */
+	}
 	if (opts->readback && !getenv("HWCT_KMS_READBACK")) {
 		setenv("HWCT_KMS_READBACK", "1", 0);	/* read by hwcomposer.kms.so's open */
 	}

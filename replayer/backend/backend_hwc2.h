@@ -41,6 +41,13 @@ struct backend_hwc2_options {
 	struct compositor *compositor;	/* borrowed; NULL: nothing composed, no checksum */
 	bool readback;			/* ask hwcomposer.kms.so to read frames back (HWCT_KMS_READBACK) */
 	bool end_close;			/* end with close() (docs/hwc2-sequence.md), not as Android does */
+	/*
+	 * The caller chose the compositor's YUV model. Otherwise, when buffers
+	 * are allocated on a vkms node, the backend sets COMP_YUV_VKMS, as
+	 * hwcomposer.kms.so and the KMS backend do there (the client target it
+	 * composes then shows a YUV layer as vkms's plane would).
+	 */
+	bool yuv_model_asked;
 };
 
 /*

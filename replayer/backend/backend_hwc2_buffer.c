@@ -88,6 +88,20 @@ void hwc2_alloc_close(struct hwc2_alloc *a)
 	*a = (struct hwc2_alloc){ .drm_fd = -1 };
 }
 
+bool hwc2_alloc_is_vkms(const struct hwc2_alloc *a)
+{
+	bool vkms = false;
+#if HWCT_HAVE_GBM
+	drmVersionPtr v = a->drm_fd >= 0 ? drmGetVersion(a->drm_fd) : NULL;
+
+	vkms = v && v->name && strcmp(v->name, "vkms") == 0;
+	drmFreeVersion(v);
+#else
+	(void)a;
+#endif
+	return vkms;
+}
+
 const char *hwc2_alloc_name(const struct hwc2_alloc *a)
 {
 	(void)a;
@@ -117,9 +131,17 @@ static uint32_t bytes_per_pixel(uint32_t fourcc)
 		return 2;
 	case DRM_FORMAT_NV12:
 		return 1;
+	case DRM_FORMAT_P010:
+		return 2;
 	default:
 		return 0;
 	}
+}
+
+/* Whether fourcc has a CbCr plane after its luma plane (NV12, P010). */
+static bool two_planes(uint32_t fourcc)
+{
+	return fourcc == DRM_FORMAT_NV12 || fourcc == DRM_FORMAT_P010;
 }
 
 static int32_t hal_format(uint32_t fourcc)
@@ -135,6 +157,8 @@ static int32_t hal_format(uint32_t fourcc)
 		return HAL_PIXEL_FORMAT_RGB_565;
 	case DRM_FORMAT_NV12:
 		return HAL_PIXEL_FORMAT_YCBCR_420_888;
+	case DRM_FORMAT_P010:
+		return HAL_PIXEL_FORMAT_YCBCR_P010;
 	default:
 		return 0;
 	}
@@ -146,7 +170,7 @@ static bool create_gbm(struct hwc2_alloc *a, struct hwc2_buffer *b)
 	struct gbm_bo *bo;
 	uint64_t modifier;
 
-	if (!a->gbm || b->tb.fourcc == DRM_FORMAT_NV12) {
+	if (!a->gbm || two_planes(b->tb.fourcc)) {
 		return false;
 	}
 	bo = gbm_bo_create(a->gbm, b->tb.width, b->tb.height, b->tb.fourcc, GBM_BO_USE_LINEAR);
@@ -175,7 +199,7 @@ static bool create_gbm(struct hwc2_alloc *a, struct hwc2_buffer *b)
 /*
  * Turns the memfd b->fd (size bytes, a whole number of pages) into a dma-buf
  * over the same pages through /dev/udmabuf, so that a module imports it as
- * it imports any buffer (PRIME): what gbm cannot allocate (NV12 on kms_swrast)
+ * it imports any buffer (PRIME): what gbm cannot allocate (NV12, P010 on kms_swrast)
  * is still a real dma-buf. Leaves the memfd where the kernel has no udmabuf.
  */
 static void wrap_udmabuf(struct hwc2_buffer *b, size_t size)
@@ -195,8 +219,8 @@ static void wrap_udmabuf(struct hwc2_buffer *b, size_t size)
 	}
 }
 
-/* A memfd with rows of exactly width pixels (NV12: the chroma plane after the luma), made a
- * dma-buf by udmabuf where the kernel has it. */
+/* A memfd with rows of exactly width pixels (NV12, P010: width rounded up to even, the chroma
+ * plane after the luma), made a dma-buf by udmabuf where the kernel has it. */
 static int create_memfd(struct hwc2_buffer *b)
 {
 	long page = sysconf(_SC_PAGESIZE);
@@ -207,10 +231,10 @@ static int create_memfd(struct hwc2_buffer *b)
 	if (!bpp) {
 		return -ENOTSUP;
 	}
-	b->tb.stride[0] = b->tb.fourcc == DRM_FORMAT_NV12 ? (b->tb.width + 1) / 2 * 2 : b->tb.width * bpp;
+	b->tb.stride[0] = two_planes(b->tb.fourcc) ? (b->tb.width + 1) / 2 * 2 * bpp : b->tb.width * bpp;
 	b->tb.offset[0] = 0;
 	size = (size_t)b->tb.stride[0] * b->tb.height;
-	if (b->tb.fourcc == DRM_FORMAT_NV12) {
+	if (two_planes(b->tb.fourcc)) {
 		b->tb.stride[1] = b->tb.stride[0];
 		b->tb.offset[1] = (uint32_t)size;
 		size += (size_t)b->tb.stride[1] * ((b->tb.height + 1) / 2);
@@ -335,7 +359,7 @@ static void copy_rows(uint8_t *dst, uint32_t dst_stride, const uint8_t *src, uin
 int hwc2_buffer_write(struct hwc2_buffer *b, const struct scene_image *img)
 {
 	uint32_t bpp = bytes_per_pixel(img->fourcc), stride0;
-	size_t row = img->fourcc == DRM_FORMAT_NV12 ? (img->width + 1) / 2 * 2 : (size_t)img->width * bpp;
+	size_t row = two_planes(img->fourcc) ? (size_t)(img->width + 1) / 2 * 2 * bpp : (size_t)img->width * bpp;
 	void *cookie;
 	uint8_t *p;
 
@@ -353,7 +377,7 @@ int hwc2_buffer_write(struct hwc2_buffer *b, const struct scene_image *img)
 		return -EIO;
 	}
 	copy_rows(p + b->tb.offset[0], stride0, img->data + img->offset[0], img->stride[0], row, img->height);
-	if (img->fourcc == DRM_FORMAT_NV12 && img->plane_count > 1) {
+	if (two_planes(img->fourcc) && img->plane_count > 1) {
 		copy_rows(p + b->tb.offset[1], b->tb.stride[1], img->data + img->offset[1], img->stride[1], row,
 			(img->height + 1) / 2);
 	}

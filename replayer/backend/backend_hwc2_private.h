@@ -111,6 +111,9 @@ void hwc2_alloc_open(struct hwc2_alloc *a, const char *node);
 
 void hwc2_alloc_close(struct hwc2_alloc *a);
 
+/* Whether a allocates on a vkms node (the device an HWC2 module on this machine drives). */
+bool hwc2_alloc_is_vkms(const struct hwc2_alloc *a);
+
 /* "gbm (/dev/dri/card0)" or "memfd"; static or a's storage. */
 const char *hwc2_alloc_name(const struct hwc2_alloc *a);
 

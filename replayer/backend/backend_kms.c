@@ -371,6 +371,9 @@ struct backend *backend_kms_create(const struct backend_kms_options *o, struct h
 	if (o->width && o->height && kms_device_set_mode(k->dev, o->width, o->height, o->refresh_hz, err) < 0) {
 		goto error;
 	}
+	if (k->compositor && !o->yuv_model_asked && strcmp(kms_device_driver(k->dev), "vkms") == 0) {
+		compositor_set_yuv_model(k->compositor, COMP_YUV_VKMS);	/* -ENOTSUP for gl: kept */
+	}
 	k->board = kms_device_board(k->dev);
 	k->cache = kms_fb_cache_create(FB_CACHE_SIZE);
 	k->tester = k->cache ? kms_tester_create(k->dev, k->cache) : NULL;

@@ -29,6 +29,12 @@ struct backend_kms_options {
 	struct compositor *compositor;	/* composes client layers; borrowed, must outlive the backend */
 	bool readback;			/* checksum every frame through the writeback connector */
 	/*
+	 * The caller chose the compositor's YUV model. Otherwise, on a vkms
+	 * device, the backend sets COMP_YUV_VKMS (a "gl" compositor keeps its
+	 * own): a YUV layer composed looks as it does on a plane there.
+	 */
+	bool yuv_model_asked;
+	/*
 	 * Plan reuse, as libliftoff's reuse_previous_alloc: when a scene has
 	 * the same layers as the previous one (count, composition, format,
 	 * modifier and size of the buffer, crop, frame, transform, blend,

@@ -43,6 +43,7 @@ struct compositor *compositor_create(const char *name)
 		struct compositor *c = impl->create();
 		if (c) {
 			c->impl = impl;
+			c->yuv_model = COMP_YUV_BILINEAR;
 			return c;
 		}
 		err = errno;
@@ -71,6 +72,43 @@ void compositor_destroy(struct compositor *c)
 const char *compositor_name(const struct compositor *c)
 {
 	return c->impl->name;
+}
+
+static const char *const yuv_model_names[] = {
+	[COMP_YUV_BILINEAR] = "bilinear",
+	[COMP_YUV_VKMS] = "vkms",
+};
+
+int compositor_set_yuv_model(struct compositor *c, enum comp_yuv_model model)
+{
+	if ((unsigned)model >= sizeof(yuv_model_names) / sizeof(yuv_model_names[0]) ||
+			!(c->impl->yuv_models & 1u << model)) {
+		return -ENOTSUP;
+	}
+	c->yuv_model = model;
+	return 0;
+}
+
+enum comp_yuv_model compositor_yuv_model(const struct compositor *c)
+{
+	return c->yuv_model;
+}
+
+const char *comp_yuv_model_name(enum comp_yuv_model model)
+{
+	return (unsigned)model < sizeof(yuv_model_names) / sizeof(yuv_model_names[0]) ?
+		yuv_model_names[model] : "unknown";
+}
+
+int comp_yuv_model_parse(const char *name, enum comp_yuv_model *model)
+{
+	for (size_t i = 0; i < sizeof(yuv_model_names) / sizeof(yuv_model_names[0]); i++) {
+		if (strcmp(name, yuv_model_names[i]) == 0) {
+			*model = (enum comp_yuv_model)i;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 static int check_layer(const struct scene_layer *l)

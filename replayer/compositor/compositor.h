@@ -26,11 +26,13 @@
  *    layer's blend mode (premultiplied for PREMULTIPLIED, straight for
  *    COVERAGE, alpha ignored for NONE).
  *  - Sources: DRM_FORMAT_ABGR8888 (Android RGBA_8888), XBGR8888 (RGBX_8888),
- *    ARGB8888 (BGRA_8888), XRGB8888, RGB565 and NV12. scene_layer carries
- *    no dataspace, so NV12 is always converted as BT.601 limited range
- *    (yuv.h), chroma sited at the centre of each 2x2 luma block and
- *    upsampled bilinearly; the image is converted at luma resolution and
- *    that RGB is what the bilinear filter reads.
+ *    ARGB8888 (BGRA_8888), XRGB8888, RGB565, NV12 and P010/P012/P016
+ *    (16-bit words, the sample in the high bits). scene_layer carries no
+ *    dataspace, so YUV is always converted as BT.601 limited range; how,
+ *    the compositor's YUV model says (enum comp_yuv_model): by default
+ *    chroma sited at the centre of each 2x2 luma block and upsampled
+ *    bilinearly, P01x read at 8 bits (yuv.h); the image is converted at
+ *    luma resolution and that RGB is what the bilinear filter reads.
  *  - The target holds premultiplied alpha; X formats get 0xff in every X
  *    byte (composition runs as over an opaque background).
  */
@@ -58,9 +60,21 @@ struct comp_target {
 
 struct compositor;
 
+/*
+ * How a compositor turns YUV sources into RGB (docs/yuv-models.md): the
+ * arithmetic of the scanout the picture is checked against.
+ */
+enum comp_yuv_model {
+	/* Q14 matrix, chroma upsampled bilinearly (yuv.h), as a GL sampler reads it */
+	COMP_YUV_BILINEAR,
+	/* vkms of Linux 7.x bit for bit: unfiltered chroma, its fixed point (yuv_vkms.h) */
+	COMP_YUV_VKMS,
+};
+
 /* One implementation. */
 struct compositor_impl {
 	const char *name;		/* "pixman", "gl" */
+	unsigned yuv_models;		/* bit 1 << comp_yuv_model per model it implements */
 	/* Returns a new instance, or NULL with errno set (ENODEV: no EGL...). */
 	struct compositor *(*create)(void);
 	/* Frees c and everything it holds. c is never NULL. */
@@ -83,6 +97,7 @@ struct compositor_impl {
  */
 struct compositor {
 	const struct compositor_impl *impl;
+	enum comp_yuv_model yuv_model;	/* COMP_YUV_BILINEAR unless set */
 };
 
 #define COMP_CONTAINER_OF(ptr, type, member) \
@@ -108,6 +123,22 @@ void compositor_destroy(struct compositor *c);
 
 /* The implementation's name ("pixman", "gl"); a static string. */
 const char *compositor_name(const struct compositor *c);
+
+/*
+ * Makes c convert YUV sources as model says from the next compose on.
+ * Returns 0, or -ENOTSUP when c's implementation has no such model ("gl"
+ * implements only COMP_YUV_BILINEAR), c unchanged.
+ */
+int compositor_set_yuv_model(struct compositor *c, enum comp_yuv_model model);
+
+/* c's YUV model. */
+enum comp_yuv_model compositor_yuv_model(const struct compositor *c);
+
+/* The model's name ("bilinear", "vkms"); a static string. */
+const char *comp_yuv_model_name(enum comp_yuv_model model);
+
+/* The model called name into *model. Returns 0, or -ENOENT for an unknown name. */
+int comp_yuv_model_parse(const char *name, enum comp_yuv_model *model);
 
 /*
  * Clears target to background_rgba (r | g << 8 | b << 16 | a << 24,

@@ -16,6 +16,9 @@ static const struct comp_format formats[] = {
 	{ DRM_FORMAT_XRGB8888, 1, 4, false, false },
 	{ DRM_FORMAT_RGB565, 1, 2, false, false },
 	{ DRM_FORMAT_NV12, 2, 1, false, false },
+	{ DRM_FORMAT_P010, 2, 2, false, false },
+	{ DRM_FORMAT_P012, 2, 2, false, false },
+	{ DRM_FORMAT_P016, 2, 2, false, false },
 };
 
 const struct comp_format *comp_format_get(uint32_t fourcc)
@@ -52,8 +55,8 @@ int comp_image_check(const struct scene_image *img)
 	if (!plane_fits(img, 0, (uint64_t)img->width * f->cpp, img->height)) {
 		return -EINVAL;
 	}
-	/* NV12: interleaved Cb, Cr at half resolution, rounded up. */
-	if (f->planes == 2 && !plane_fits(img, 1, (img->width + 1) / 2 * 2ull,
+	/* NV12, P01x: interleaved Cb, Cr at half resolution, rounded up. */
+	if (f->planes == 2 && !plane_fits(img, 1, (img->width + 1) / 2 * 2ull * f->cpp,
 			(img->height + 1) / 2)) {
 		return -EINVAL;
 	}

@@ -19,7 +19,7 @@
 
 struct comp_format {
 	uint32_t fourcc;		/* DRM_FORMAT_* */
-	uint32_t planes;		/* 1, or 2 for NV12 */
+	uint32_t planes;		/* 1, or 2 for NV12 and P010/P012/P016 (Y, then CbCr) */
 	uint32_t cpp;			/* bytes per pixel of plane 0 */
 	bool alpha;			/* has an alpha channel (else X or none) */
 	bool rgba_order;		/* 32-bit with bytes R, G, B, A/X in memory */

@@ -241,6 +241,7 @@ static int gl_compose(struct compositor *c, const struct scene *scene,
 
 const struct compositor_impl comp_gl_impl = {
 	.name = "gl",
+	.yuv_models = 1u << COMP_YUV_BILINEAR,
 	.create = gl_create,
 	.destroy = gl_destroy,
 	.compose = gl_compose,

@@ -33,7 +33,7 @@ struct comp_gl_cache {
 	size_t bytes;			/* in live entries */
 	uint64_t clock;
 	bool row_length;
-	uint32_t *staging;		/* premultiplied copies */
+	uint32_t *staging;		/* premultiplied copies; P01x narrowed to NV12 */
 	size_t staging_size;		/* bytes */
 };
 
@@ -107,14 +107,40 @@ static void upload_plane(struct comp_gl_cache *cache, GLuint tex, GLenum format,
 	}
 }
 
+/* The staging buffer, at least size bytes; NULL when out of memory. */
+static uint32_t *staging(struct comp_gl_cache *cache, size_t size)
+{
+	if (size > cache->staging_size) {
+		free(cache->staging);
+		cache->staging_size = 0;
+		cache->staging = malloc(size);
+		if (!cache->staging) {
+			return NULL;
+		}
+		cache->staging_size = size;
+	}
+	return cache->staging;
+}
+
 static int upload(struct comp_gl_cache *cache, struct entry *e, const struct scene_image *img,
 	bool premultiply)
 {
 	const struct comp_format *f = comp_format_get(img->fourcc);
 	struct comp_gl_texture *t = &e->texture;
-	const uint8_t *data = img->data + img->offset[0];
-	uint32_t stride = img->stride[0];
+	struct scene_image nv12;
+	const uint8_t *data;
+	uint32_t stride;
 
+	if (f->planes == 2 && f->cpp == 2) {	/* P01x: read at 8 bits, as the bilinear model does */
+		if (!staging(cache, comp_yuv_narrow_size(img))) {
+			return -ENOMEM;
+		}
+		comp_yuv_narrow(img, (uint8_t *)cache->staging, &nv12);
+		img = &nv12;
+		f = comp_format_get(DRM_FORMAT_NV12);
+	}
+	data = img->data + img->offset[0];
+	stride = img->stride[0];
 	t->nv12 = f->fourcc == DRM_FORMAT_NV12;
 	t->swap_rb = f->cpp == 4 && !f->rgba_order;
 	t->opaque = !f->alpha;
@@ -138,17 +164,9 @@ static int upload(struct comp_gl_cache *cache, struct entry *e, const struct sce
 		e->bytes = (size_t)img->width * img->height * 2;
 	} else {
 		if (premultiply) {
-			size_t size = (size_t)img->width * img->height * 4;
-
-			if (size > cache->staging_size) {
-				free(cache->staging);
-				cache->staging_size = 0;
-				cache->staging = malloc(size);
-				if (!cache->staging) {
-					glDeleteTextures((GLsizei)t->count, t->tex);
-					return -ENOMEM;
-				}
-				cache->staging_size = size;
+			if (!staging(cache, (size_t)img->width * img->height * 4)) {
+				glDeleteTextures((GLsizei)t->count, t->tex);
+				return -ENOMEM;
 			}
 			for (uint32_t y = 0; y < img->height; y++) {
 				uint32_t *row = cache->staging + (size_t)y * img->width;

@@ -2,8 +2,9 @@
  * The CPU compositor, the reference the others are tested against: one
  * pixman OVER per layer, the source under a pixman transform with bilinear
  * filtering and PAD repeat (comp_layer_matrix), plane alpha as a solid mask.
- * Sources pixman cannot read as they are (NV12, COVERAGE, unaligned rows)
- * are converted into a scratch ARGB8888 buffer first.
+ * Sources pixman cannot read as they are (NV12, P01x, COVERAGE, unaligned
+ * rows) are converted into a scratch ARGB8888 buffer first, YUV by the
+ * compositor's YUV model (yuv.h or yuv_vkms.h).
  */
 #include <assert.h>
 #include <errno.h>
@@ -18,11 +19,14 @@
 #include "fourcc.h"
 #include "layer.h"
 #include "yuv.h"
+#include "yuv_vkms.h"
 
 struct pixman_compositor {
 	struct compositor base;
 	uint32_t *scratch;		/* conversions, ARGB8888, owned */
 	size_t scratch_size;		/* bytes */
+	uint8_t *narrow;		/* P01x read as NV12 by the bilinear model, owned */
+	size_t narrow_size;		/* bytes */
 };
 
 static struct pixman_compositor *pixman_compositor_from(struct compositor *c)
@@ -47,6 +51,7 @@ static void pixman_destroy(struct compositor *c)
 	struct pixman_compositor *pc = pixman_compositor_from(c);
 
 	free(pc->scratch);
+	free(pc->narrow);
 	free(pc);
 }
 
@@ -79,19 +84,50 @@ static pixman_format_code_t pixman_format(const struct comp_format *f, bool opaq
 	}
 }
 
+/* img (YUV) into buf as ARGB8888 by the compositor's model. Returns 0 or -ENOMEM. */
+static int convert_yuv(struct pixman_compositor *pc, const struct scene_image *img,
+	const struct comp_format *f, uint32_t *buf, uint32_t stride)
+{
+	struct scene_image nv12;
+
+	if (pc->base.yuv_model == COMP_YUV_VKMS) {
+		comp_yuv_vkms_to_argb(img, buf, stride);
+		return 0;
+	}
+	if (f->cpp == 1) {
+		comp_yuv_nv12_to_argb(&comp_yuv_bt601_limited, img, buf, stride);
+		return 0;
+	}
+	if (comp_yuv_narrow_size(img) > pc->narrow_size) {
+		uint8_t *p = malloc(comp_yuv_narrow_size(img));
+
+		if (!p) {
+			return -ENOMEM;
+		}
+		free(pc->narrow);
+		pc->narrow = p;
+		pc->narrow_size = comp_yuv_narrow_size(img);
+	}
+	comp_yuv_narrow(img, pc->narrow, &nv12);
+	comp_yuv_nv12_to_argb(&comp_yuv_bt601_limited, &nv12, buf, stride);
+	return 0;
+}
+
 /* Copies (premultiplying when asked) img into the scratch buffer. */
 static pixman_image_t *convert(struct pixman_compositor *pc, const struct scene_image *img,
 	const struct comp_format *f, bool premultiply, bool opaque)
 {
-	uint32_t cpp = f->fourcc == DRM_FORMAT_NV12 ? 4 : f->cpp;	/* NV12 becomes ARGB8888 */
+	uint32_t cpp = f->planes == 2 ? 4 : f->cpp;	/* YUV becomes ARGB8888 */
 	uint32_t stride = (img->width * cpp + 3) & ~3u;
 	uint32_t *buf = scratch(pc, (size_t)stride * img->height);
 
 	if (!buf) {
 		return NULL;
 	}
-	if (f->fourcc == DRM_FORMAT_NV12) {
-		comp_yuv_nv12_to_argb(&comp_yuv_bt601_limited, img, buf, stride);
+	if (f->planes == 2) {
+		if (convert_yuv(pc, img, f, buf, stride) < 0) {
+			return NULL;
+		}
 		return pixman_image_create_bits_no_clear(PIXMAN_x8r8g8b8, (int)img->width,
 			(int)img->height, buf, (int)stride);
 	}
@@ -230,6 +266,7 @@ static int pixman_compose(struct compositor *c, const struct scene *scene,
 
 const struct compositor_impl comp_pixman_impl = {
 	.name = "pixman",
+	.yuv_models = 1u << COMP_YUV_BILINEAR | 1u << COMP_YUV_VKMS,
 	.create = pixman_create,
 	.destroy = pixman_destroy,
 	.compose = pixman_compose,

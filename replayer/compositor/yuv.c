@@ -1,6 +1,7 @@
 /* YCbCr to RGB on the CPU (yuv.h). */
 #include <math.h>
 
+#include "fourcc.h"
 #include "yuv.h"
 
 /* 255/219 for Y, 255/224 for chroma: limited range to full. */
@@ -68,6 +69,46 @@ uint32_t comp_yuv_pixel(const struct comp_yuv_matrix *m, uint8_t y, uint8_t cb, 
 	struct coeffs k = make_coeffs(m);
 
 	return convert(&k, y * 16, cb * 16, cr * 16);
+}
+
+size_t comp_yuv_narrow_size(const struct scene_image *img)
+{
+	return (size_t)img->width * img->height + (size_t)(img->width + 1) / 2 * 2 * ((img->height + 1) / 2);
+}
+
+static uint8_t narrow(const uint8_t *word)
+{
+	uint32_t v = ((uint32_t)word[0] | (uint32_t)word[1] << 8) + 128;
+
+	return (uint8_t)(v >> 8 > 255 ? 255 : v >> 8);
+}
+
+void comp_yuv_narrow(const struct scene_image *img, uint8_t *buf, struct scene_image *out)
+{
+	uint32_t cw = (img->width + 1) / 2 * 2, ch = (img->height + 1) / 2;
+
+	*out = *img;
+	out->fourcc = DRM_FORMAT_NV12;
+	out->offset[0] = 0;
+	out->stride[0] = img->width;
+	out->offset[1] = img->width * img->height;
+	out->stride[1] = cw;
+	out->data = buf;
+	out->size = comp_yuv_narrow_size(img);
+	for (uint32_t y = 0; y < img->height; y++) {
+		const uint8_t *row = img->data + img->offset[0] + (size_t)y * img->stride[0];
+
+		for (uint32_t x = 0; x < img->width; x++) {
+			buf[(size_t)y * img->width + x] = narrow(row + 2 * x);
+		}
+	}
+	for (uint32_t y = 0; y < ch; y++) {
+		const uint8_t *row = img->data + img->offset[1] + (size_t)y * img->stride[1];
+
+		for (uint32_t x = 0; x < cw; x++) {
+			buf[out->offset[1] + (size_t)y * cw + x] = narrow(row + 2 * x);
+		}
+	}
 }
 
 /* The chroma sample nearest to luma index i (weight 3/4) and the other one (1/4). */

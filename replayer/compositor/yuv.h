@@ -6,6 +6,7 @@
 #ifndef HWCT_COMP_YUV_H
 #define HWCT_COMP_YUV_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "scene.h"
@@ -36,6 +37,17 @@ extern const struct comp_yuv_matrix comp_yuv_bt709_limited;
  */
 void comp_yuv_nv12_to_argb(const struct comp_yuv_matrix *m, const struct scene_image *img,
 	uint32_t *dst, uint32_t dst_stride);
+
+/*
+ * P010, P012 and P016 (16-bit little-endian words, the sample in the high
+ * bits) as the bilinear model reads them: each word rounded to 8 bits,
+ * (v + 128) >> 8 capped at 255, into an NV12 image. comp_yuv_narrow_size
+ * is the bytes that takes; comp_yuv_narrow writes them at buf (unaligned
+ * is fine) and describes them in *out (data buf, tightly packed rows, the
+ * same hash as img). img is checked by comp_image_check.
+ */
+size_t comp_yuv_narrow_size(const struct scene_image *img);
+void comp_yuv_narrow(const struct scene_image *img, uint8_t *buf, struct scene_image *out);
 
 /* One pixel: Y, Cb, Cr code values to 0xffRRGGBB, rounded and clamped. */
 uint32_t comp_yuv_pixel(const struct comp_yuv_matrix *m, uint8_t y, uint8_t cb, uint8_t cr);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "compositor.h"
 #include "results_version.h"
 
 #define REPLAY_PROGRAM "hwc-replay"
@@ -72,6 +73,8 @@ struct replay_options {
 	const char *profile_device;	/* --profile-device: a device of the profile paste; NULL default */
 	const char *planner;		/* planner_find() name */
 	const char *compositor;		/* compositor_create() name */
+	bool has_yuv_model;		/* --yuv-model given */
+	enum comp_yuv_model yuv_model;	/* with has_yuv_model */
 	uint64_t first, last;		/* FrameEnd.frame range, inclusive; last UINT64_MAX = to the end */
 	bool has_display;
 	uint64_t display;		/* hwc2_display_t, with has_display */

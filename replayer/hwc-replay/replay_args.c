@@ -42,6 +42,7 @@ enum option_key {
 	OPT_HWC2_CALL_LOG,
 	OPT_USERLAND,
 	OPT_BOARD,
+	OPT_YUV_MODEL,
 };
 
 struct option_def {
@@ -60,6 +61,7 @@ static const struct option_def options[] = {
 	{ "vm", 0, false, OPT_VM },
 	{ "planner", 0, true, OPT_PLANNER },
 	{ "compositor", 0, true, OPT_COMPOSITOR },
+	{ "yuv-model", 0, true, OPT_YUV_MODEL },
 	{ "frames", 0, true, OPT_FRAMES },
 	{ "display", 0, true, OPT_DISPLAY },
 	{ "loop", 0, true, OPT_LOOP },
@@ -110,6 +112,9 @@ static void print_help(FILE *f)
 		"options:\n"
 		"  --planner drmhwc|search  plane planner (default drmhwc)\n"
 		"  --compositor pixman|gl   compositor of the output (default pixman)\n"
+		"  --yuv-model bilinear|vkms  how YUV buffers become RGB in composition: bilinear\n"
+		"                           chroma (as GL), or vkms 7.x's own arithmetic (pixman only);\n"
+		"                           default vkms on a vkms device, else bilinear\n"
 		"  --frames A-B|A-|-B|N     frames to replay (FrameEnd.frame, inclusive)\n"
 		"  --display ID             only frames of this display\n"
 		"  --loop N                 play the range N times (default 1)\n"
@@ -284,6 +289,12 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 			return usage_error(err, "--compositor: unknown compositor '%s' (pixman, gl)", v);
 		}
 		opts->compositor = v;
+		return 0;
+	case OPT_YUV_MODEL:
+		if (comp_yuv_model_parse(v, &opts->yuv_model) < 0) {
+			return usage_error(err, "--yuv-model: unknown model '%s' (bilinear, vkms)", v);
+		}
+		opts->has_yuv_model = true;
 		return 0;
 	case OPT_FRAMES:
 		if (!frame_range_parse(v, &range)) {

@@ -137,6 +137,11 @@ static int open_target(struct replay_session *s)
 				errno == ENODEV ? "no EGL display" : errno == ENOTSUP ? "not built" : strerror(errno));
 			return REPLAY_EXIT_TARGET;
 		}
+		if (o->has_yuv_model && compositor_set_yuv_model(s->compositor, o->yuv_model) < 0) {
+			replay_error("--yuv-model %s: the %s compositor has only the bilinear model",
+				comp_yuv_model_name(o->yuv_model), compositor_name(s->compositor));
+			return REPLAY_EXIT_USAGE;
+		}
 	}
 	planner_options_init(&s->planner_options);
 	cfg = (struct replay_target_config){
@@ -149,6 +154,7 @@ static int open_target(struct replay_session *s)
 		.mode_refresh_hz = o->mode_refresh_hz,
 		.hwc2_end_close = o->hwc2_end_close,
 		.hwc2_call_log = o->hwc2_call_log,
+		.yuv_model_asked = o->has_yuv_model,
 	};
 	kind = replay_target_default(o->target, &arg);
 	if (o->vm_board && kind == REPLAY_TARGET_DEVICE) {
@@ -233,6 +239,7 @@ void replay_session_header(struct replay_session *s)
 		.host = &s->host,
 		.target = &s->target,
 		.compositor = s->compositor ? compositor_name(s->compositor) : NULL,
+		.yuv_model = s->compositor ? comp_yuv_model_name(compositor_yuv_model(s->compositor)) : NULL,
 		.timing = s->timing,
 		.map = s->has_header_map ? &s->header_map : NULL,
 		.images_dir = s->images_dir,

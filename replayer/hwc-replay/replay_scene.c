@@ -143,6 +143,8 @@ static bool paint(const struct scene_image *img, uint8_t *data)
 	static const uint8_t rgb565[] = { 0x1f, 0xf8 };
 	static const uint8_t luma[] = { 106 };			/* BT.601 limited range of #ff00ff */
 	static const uint8_t chroma[] = { 202, 222 };		/* Cb, Cr */
+	static const uint8_t luma16[] = { 0, 106 };		/* the same in the high byte of 16-bit words */
+	static const uint8_t chroma16[] = { 0, 202, 0, 222 };
 	uint32_t chroma_rows = (img->height + 1) / 2;
 
 	switch (img->fourcc) {
@@ -159,6 +161,10 @@ static bool paint(const struct scene_image *img, uint8_t *data)
 		fill_pattern(data + img->offset[0], (size_t)img->stride[0] * img->height, luma, sizeof(luma));
 		fill_pattern(data + img->offset[1], (size_t)img->stride[1] * chroma_rows, chroma, sizeof(chroma));
 		return true;
+	case DRM_FORMAT_P010:
+		fill_pattern(data + img->offset[0], (size_t)img->stride[0] * img->height, luma16, sizeof(luma16));
+		fill_pattern(data + img->offset[1], (size_t)img->stride[1] * chroma_rows, chroma16, sizeof(chroma16));
+		return true;
 	default:
 		return false;
 	}
@@ -167,7 +173,8 @@ static bool paint(const struct scene_image *img, uint8_t *data)
 static bool paintable(uint32_t fourcc)
 {
 	return fourcc == DRM_FORMAT_ABGR8888 || fourcc == DRM_FORMAT_XBGR8888 || fourcc == DRM_FORMAT_ARGB8888 ||
-		fourcc == DRM_FORMAT_XRGB8888 || fourcc == DRM_FORMAT_RGB565 || fourcc == DRM_FORMAT_NV12;
+		fourcc == DRM_FORMAT_XRGB8888 || fourcc == DRM_FORMAT_RGB565 || fourcc == DRM_FORMAT_NV12 ||
+		fourcc == DRM_FORMAT_P010;
 }
 
 static bool same_shape(const struct scene_image *a, const struct scene_image *b)

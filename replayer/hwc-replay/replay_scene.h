@@ -9,7 +9,7 @@
  * content was not captured (or whose blob is absent or too short) keeps its
  * buffer's format and size and is filled with opaque magenta (#ff00ff) when
  * the format is one the compositors read (RGBA/BGRA/RGBX/BGRX 8888, RGB565,
- * NV12); otherwise, or without a Buffer record, it becomes a SOLID_COLOR
+ * NV12, P010); otherwise, or without a Buffer record, it becomes a SOLID_COLOR
  * layer of that colour. Either way its id is listed as missing content.
  */
 #ifndef HWCT_REPLAY_SCENE_H

@@ -55,6 +55,8 @@ static int configure(struct hwc2_kms_device *d, struct backend_kms_options *o,
 	const char *budget = getenv("HWCT_KMS_BUDGET_MS");
 	const char *mode = getenv("HWCT_KMS_MODE");
 	const char *comp = getenv("HWCT_KMS_COMPOSITOR");
+	const char *yuv = getenv("HWCT_KMS_YUV_MODEL");
+	enum comp_yuv_model model;
 
 	planner_options_init(popts);
 	d->planner = planner_find(planner && *planner ? planner : "drmhwc");
@@ -76,6 +78,14 @@ static int configure(struct hwc2_kms_device *d, struct backend_kms_options *o,
 		hwct_log(HWCT_LOG_ERROR, "hwcomposer.kms: compositor %s: %s", comp ? comp : "pixman",
 			strerror(errno));
 		return errno ? -errno : -ENODEV;
+	}
+	if (yuv && *yuv) {
+		if (comp_yuv_model_parse(yuv, &model) < 0 || compositor_set_yuv_model(d->compositor, model) < 0) {
+			hwct_log(HWCT_LOG_ERROR, "hwcomposer.kms: HWCT_KMS_YUV_MODEL=%s: not a model of the %s "
+				"compositor (bilinear, vkms)", yuv, compositor_name(d->compositor));
+			return -EINVAL;
+		}
+		o->yuv_model_asked = true;
 	}
 	d->readback = env_flag("HWCT_KMS_READBACK", false);
 	o->path = getenv("HWCT_KMS_DEVICE");

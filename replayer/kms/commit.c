@@ -12,6 +12,7 @@
 #include <xf86drmMode.h>
 
 #include "commit.h"
+#include "format.h"
 #include "kms_private.h"
 
 #define RETRIES 16
@@ -102,6 +103,16 @@ static int add_plane(struct kms_request *r, const struct plan_plane_state *s,
 		}
 	}
 	if (s->set_zpos && (ret = kms_request_add(r, id, p->zpos, (uint64_t)s->zpos))) {
+		return ret;
+	}
+	/*
+	 * A YUV buffer is BT.601 limited range, as the compositors read it
+	 * (compositor.h): said to the plane, whose default may be another
+	 * (vkms: BT.601 full range).
+	 */
+	if (kp->yuv_601_limited && kms_format_is_yuv(fb->fourcc) &&
+			((ret = kms_request_add(r, id, p->color_encoding, kp->encoding_bt601)) ||
+			(ret = kms_request_add(r, id, p->color_range, kp->range_limited)))) {
 		return ret;
 	}
 	return add_fence(r, kp, fence);

@@ -88,12 +88,12 @@ static int create_dumb(struct device_fb *fb, const struct kms_format *format)
 	uint32_t width = base->width;
 
 	if (format->plane_count == 2) {
-		/* one 8-bit buffer: luma rows, then the interleaved chroma rows */
+		/* one buffer of luma-sized samples: luma rows, then the interleaved chroma rows */
 		width = (width + 1) & ~1u;
 		rows = base->height + (base->height + format->vsub - 1) / format->vsub;
 	}
-	if (drmModeCreateDumbBuffer(fb->fd, width, rows, format->plane_count == 2 ? 8 :
-		format->cpp[0] * 8, 0, &fb->handle, &pitch, &fb->dumb_size) != 0) {
+	if (drmModeCreateDumbBuffer(fb->fd, width, rows, format->cpp[0] * 8, 0, &fb->handle, &pitch,
+		&fb->dumb_size) != 0) {
 		fb->handle = 0;
 		return errno ? -errno : -ENOMEM;
 	}

@@ -23,6 +23,9 @@ static const struct kms_format formats[] = {
 	{ DRM_FORMAT_BGR565, 1, { 2, 0 }, 1, -1, -1, -1, -1 },
 	{ DRM_FORMAT_NV12, 2, { 1, 2 }, 2, -1, -1, -1, -1 },
 	{ DRM_FORMAT_NV21, 2, { 1, 2 }, 2, -1, -1, -1, -1 },
+	{ DRM_FORMAT_P010, 2, { 2, 4 }, 2, -1, -1, -1, -1 },
+	{ DRM_FORMAT_P012, 2, { 2, 4 }, 2, -1, -1, -1, -1 },
+	{ DRM_FORMAT_P016, 2, { 2, 4 }, 2, -1, -1, -1, -1 },
 };
 
 /* Fallback targets in order of preference (format.h, kms_format_choose). */
@@ -32,6 +35,32 @@ static const uint32_t alpha_targets[] = {
 static const uint32_t opaque_targets[] = {
 	DRM_FORMAT_XRGB8888, DRM_FORMAT_XBGR8888, DRM_FORMAT_RGBX8888, DRM_FORMAT_BGRX8888,
 };
+
+bool kms_format_is_yuv(uint32_t fourcc)
+{
+	switch (fourcc) {
+	case DRM_FORMAT_NV12:
+	case DRM_FORMAT_NV21:
+	case DRM_FORMAT_NV16:
+	case DRM_FORMAT_NV61:
+	case DRM_FORMAT_NV24:
+	case DRM_FORMAT_NV42:
+	case DRM_FORMAT_P010:
+	case DRM_FORMAT_P012:
+	case DRM_FORMAT_P016:
+	case DRM_FORMAT_YUV420:
+	case DRM_FORMAT_YVU420:
+	case DRM_FORMAT_YUV422:
+	case DRM_FORMAT_YVU422:
+	case DRM_FORMAT_YUV444:
+	case DRM_FORMAT_YVU444:
+	case DRM_FORMAT_YUYV:
+	case DRM_FORMAT_UYVY:
+		return true;
+	default:
+		return false;
+	}
+}
 
 const struct kms_format *kms_format_find(uint32_t fourcc)
 {

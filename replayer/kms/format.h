@@ -48,6 +48,9 @@ uint32_t kms_format_choose(const struct board *board, const struct board_plane *
 void kms_format_convert_row(uint32_t dst_fourcc, uint8_t *dst, uint32_t src_fourcc,
 	const uint8_t *src, uint32_t width);
 
+/* Whether fourcc is a YCbCr format (NV12, NV21, P010, ...). */
+bool kms_format_is_yuv(uint32_t fourcc);
+
 /* The four characters of fourcc ("AB24") into buf, '?' for unprintable ones. Returns buf. */
 char *kms_fourcc_name(uint32_t fourcc, char buf[5]);
 

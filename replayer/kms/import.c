@@ -17,11 +17,11 @@ static uint32_t plane_rows(const struct kms_format *f, uint32_t i, uint32_t h)
 	return i == 0 ? h : (h + f->vsub - 1) / f->vsub;
 }
 
-/* Bytes of a row of plane i (NV12 chroma: width rounded up to even, 2 bytes per pair). */
+/* Bytes of a row of plane i (NV12 chroma: width rounded up to even, 2 bytes per pair; P010: 4). */
 static size_t row_bytes(const struct kms_format *f, uint32_t i, uint32_t w)
 {
 	if (f->plane_count == 2) {
-		return i == 0 ? w : ((size_t)w + 1) / 2 * 2;
+		return i == 0 ? (size_t)w * f->cpp[0] : ((size_t)w + 1) / 2 * f->cpp[1];
 	}
 	return (size_t)w * f->cpp[0];
 }

@@ -36,6 +36,7 @@ struct kms_plane_props {
 	uint32_t crtc_x, crtc_y, crtc_w, crtc_h;
 	uint32_t in_fence_fd;
 	uint32_t rotation, alpha, blend, zpos;
+	uint32_t color_encoding, color_range;	/* 0: the plane has none (no YUV, or fixed) */
 };
 
 struct kms_plane {
@@ -46,6 +47,9 @@ struct kms_plane {
 	struct kms_plane_props prop;
 	uint64_t blend_values[3];	/* "pixel blend mode" values of None, Pre-multiplied, Coverage */
 	uint32_t blend_mask;		/* BOARD_BLEND_* the property offers */
+	/* COLOR_ENCODING / COLOR_RANGE values of BT.601 and limited range; valid when yuv_601_limited */
+	uint64_t encoding_bt601, range_limited;
+	bool yuv_601_limited;		/* both properties exist and offer those values */
 };
 
 struct kms_device {

@@ -125,6 +125,8 @@ static const struct {
 	{ "alpha", offsetof(struct kms_plane_props, alpha) },
 	{ "pixel blend mode", offsetof(struct kms_plane_props, blend) },
 	{ "zpos", offsetof(struct kms_plane_props, zpos) },
+	{ "COLOR_ENCODING", offsetof(struct kms_plane_props, color_encoding) },
+	{ "COLOR_RANGE", offsetof(struct kms_plane_props, color_range) },
 };
 
 /* "pixel blend mode" entry names (drm_blend.c), in BOARD_BLEND_* bit order. */
@@ -146,6 +148,12 @@ void kms_plane_props_resolve(struct kms_plane *plane)
 			plane->blend_mask |= 1u << i;
 		}
 	}
+	/* the enum entry names of drm_color_mgmt.c */
+	plane->yuv_601_limited =
+		kms_prop_enum_value(kms_props_find(&plane->props, "COLOR_ENCODING"), "ITU-R BT.601 YCbCr",
+			&plane->encoding_bt601) &&
+		kms_prop_enum_value(kms_props_find(&plane->props, "COLOR_RANGE"), "YCbCr limited range",
+			&plane->range_limited);
 }
 
 int kms_in_formats_decode(const void *data, size_t size, struct kms_in_format **out,

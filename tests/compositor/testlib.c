@@ -75,7 +75,8 @@ struct scene_image *test_image_create(uint32_t fourcc, uint32_t width, uint32_t 
 	uint32_t pad)
 {
 	struct scene_image *img = calloc(1, sizeof(*img));
-	uint32_t cpp = fourcc == DRM_FORMAT_NV12 ? 1 : fourcc == DRM_FORMAT_RGB565 ? 2 : 4;
+	bool wide = fourcc == DRM_FORMAT_P010 || fourcc == DRM_FORMAT_P012 || fourcc == DRM_FORMAT_P016;
+	uint32_t cpp = fourcc == DRM_FORMAT_NV12 ? 1 : fourcc == DRM_FORMAT_RGB565 || wide ? 2 : 4;
 	uint8_t *data;
 
 	CHECK(img);
@@ -86,10 +87,10 @@ struct scene_image *test_image_create(uint32_t fourcc, uint32_t width, uint32_t 
 	img->plane_count = 1;
 	img->stride[0] = width * cpp + pad;
 	img->size = (size_t)img->stride[0] * height;
-	if (fourcc == DRM_FORMAT_NV12) {
+	if (fourcc == DRM_FORMAT_NV12 || wide) {
 		img->plane_count = 2;
 		img->offset[1] = (uint32_t)img->size;
-		img->stride[1] = (width + 1) / 2 * 2 + pad;
+		img->stride[1] = (width + 1) / 2 * 2 * cpp + pad;
 		img->size += (size_t)img->stride[1] * ((height + 1) / 2);
 	}
 	data = calloc(1, img->size);
@@ -163,6 +164,26 @@ void test_image_set_cbcr(struct scene_image *img, uint32_t cx, uint32_t cy, uint
 
 	p[0] = cb;
 	p[1] = cr;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v & 0xff);
+	p[1] = (uint8_t)(v >> 8);
+}
+
+void test_image_set_y16(struct scene_image *img, uint32_t x, uint32_t y, uint16_t value)
+{
+	put16(pixel(img, 0, x, y, 2), value);
+}
+
+void test_image_set_cbcr16(struct scene_image *img, uint32_t cx, uint32_t cy, uint16_t cb,
+	uint16_t cr)
+{
+	uint8_t *p = pixel(img, 1, cx, cy, 4);
+
+	put16(p, cb);
+	put16(p + 2, cr);
 }
 
 struct comp_target *test_target_create(uint32_t fourcc, uint32_t width, uint32_t height,

@@ -58,7 +58,7 @@ static inline struct hwct_rect test_rect(int32_t l, int32_t t, int32_t r, int32_
 }
 
 /*
- * A zeroed image of fourcc (RGB formats, RGB565 or NV12) with pad extra
+ * A zeroed image of fourcc (RGB formats, RGB565, NV12 or P010/P012/P016) with pad extra
  * bytes per row; hash all zero until test_image_seal. Freed by
  * test_image_destroy.
  */
@@ -76,6 +76,11 @@ void test_image_set(struct scene_image *img, uint32_t x, uint32_t y, uint32_t rg
 void test_image_set_y(struct scene_image *img, uint32_t x, uint32_t y, uint8_t value);
 void test_image_set_cbcr(struct scene_image *img, uint32_t cx, uint32_t cy, uint8_t cb,
 	uint8_t cr);
+
+/* P010/P012/P016 samples: the 16-bit little-endian words as they are stored. */
+void test_image_set_y16(struct scene_image *img, uint32_t x, uint32_t y, uint16_t value);
+void test_image_set_cbcr16(struct scene_image *img, uint32_t cx, uint32_t cy, uint16_t cb,
+	uint16_t cr);
 
 /* A target filled with `fill` bytes; freed by test_target_destroy. */
 struct comp_target *test_target_create(uint32_t fourcc, uint32_t width, uint32_t height,

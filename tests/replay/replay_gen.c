@@ -84,7 +84,43 @@ static bool is_nv12(const struct gen *g, uint32_t i)
 	return i == 1 && g->o->nv12;
 }
 
-/* Layer i's NV12 content of frame f: a luma ramp with a bright column that moves, one chroma. */
+static bool is_p010(const struct gen *g, uint32_t i)
+{
+	return i == 1 && g->o->p010 && !g->o->nv12;
+}
+
+static void put10(uint8_t *p, uint32_t sample)
+{
+	uint32_t word = sample << 6;	/* P010: the 10 bits at the top of a little-endian word */
+
+	p[0] = (uint8_t)(word & 0xff);
+	p[1] = (uint8_t)(word >> 8);
+}
+
+/* The same picture as draw_nv12 in 10-bit P010 (luma 64..940 and a 940 column), other chroma. */
+static size_t draw_p010(struct gen *g, uint32_t w, uint32_t h, uint32_t f)
+{
+	uint8_t *chroma = g->pixels + (size_t)w * h * 2;
+
+	for (uint32_t y = 0; y < h; y++) {
+		for (uint32_t x = 0; x < w; x++) {
+			put10(g->pixels + ((size_t)y * w + x) * 2, x == f % w ? 940 : 64 + (x + y) * 800 / (w + h));
+		}
+	}
+	for (uint32_t y = 0; y < (h + 1) / 2; y++) {
+		for (uint32_t x = 0; x + 1 < w + 1; x += 2) {
+			put10(chroma + ((size_t)y * w + x) * 2, 64 + (x * 29 + f * 21) % 897);	/* Cb */
+			put10(chroma + ((size_t)y * w + x + 1) * 2, 64 + (y * 43 + f * 13) % 897);	/* Cr */
+		}
+	}
+	return ((size_t)w * h + (size_t)w * ((h + 1) / 2)) * 2;
+}
+
+/*
+ * Layer i's NV12 content of frame f: a luma ramp with a bright column that
+ * moves; chroma that changes from one sample to the next (Cb across, Cr
+ * down, both with the frame), so that how chroma is sampled shows.
+ */
 static size_t draw_nv12(struct gen *g, uint32_t w, uint32_t h, uint32_t f)
 {
 	uint8_t *chroma = g->pixels + (size_t)w * h;
@@ -96,8 +132,8 @@ static size_t draw_nv12(struct gen *g, uint32_t w, uint32_t h, uint32_t f)
 	}
 	for (uint32_t y = 0; y < (h + 1) / 2; y++) {
 		for (uint32_t x = 0; x + 1 < w + 1; x += 2) {
-			chroma[(size_t)y * w + x] = 90;		/* Cb */
-			chroma[(size_t)y * w + x + 1] = 200;	/* Cr */
+			chroma[(size_t)y * w + x] = (uint8_t)(16 + (x * 7 + f * 5) % 225);	/* Cb */
+			chroma[(size_t)y * w + x + 1] = (uint8_t)(16 + (y * 11 + f * 3) % 225);	/* Cr */
 		}
 	}
 	return (size_t)w * h + (size_t)w * ((h + 1) / 2);
@@ -158,11 +194,11 @@ static void write_header_records(struct gen *g)
 		uint32_t w, h;
 
 		Hwct__BufferPlane chroma = HWCT__BUFFER_PLANE__INIT, *nv12_planes[] = { &p, &chroma };
-		bool nv12 = is_nv12(g, i);
+		bool nv12 = is_nv12(g, i), p010 = is_p010(g, i);
 
 		layer_size(g, i, &w, &h);
 		p.has_offset = p.has_stride = true;
-		p.stride = nv12 ? w : w * 4;
+		p.stride = nv12 ? w : p010 ? w * 2 : w * 4;
 		b.has_id = b.has_width = b.has_height = b.has_hal_format = true;
 		b.id = buffer_id(i);
 		b.width = w;
@@ -177,6 +213,17 @@ static void write_header_records(struct gen *g)
 			chroma.stride = w;
 			b.has_drm_format = true;
 			b.drm_format = 0x3231564Eu;	/* fourcc_code('N', 'V', '1', '2') */
+			b.n_planes = 2;
+			b.planes = nv12_planes;
+		}
+		if (p010) {
+			/* 16-bit luma rows, then the interleaved 16-bit Cb/Cr rows of half the height (DRM P010) */
+			chroma.has_offset = chroma.has_stride = true;
+			chroma.offset = w * h * 2;
+			chroma.stride = w * 2;
+			b.hal_format = HAL_PIXEL_FORMAT_YCBCR_P010;
+			b.has_drm_format = true;
+			b.drm_format = 0x30313050u;	/* fourcc_code('P', '0', '1', '0') */
 			b.n_planes = 2;
 			b.planes = nv12_planes;
 		}
@@ -195,9 +242,12 @@ static void store_content(struct gen *g, uint32_t i, uint32_t f)
 	int ret;
 
 	layer_size(g, i, &w, &h);
-	if (is_nv12(g, i)) {
-		desc = (struct hwct_blob_desc){ .kind = HWCT_BLOB_PIXELS, .bpp = 1, .data = g->pixels,
-			.size = draw_nv12(g, w, h, f), .width = w, .height = h, .stride = w };
+	if (is_nv12(g, i) || is_p010(g, i)) {
+		uint32_t bpp = is_nv12(g, i) ? 1 : 2;
+
+		desc = (struct hwct_blob_desc){ .kind = HWCT_BLOB_PIXELS, .bpp = bpp, .data = g->pixels,
+			.size = bpp == 1 ? draw_nv12(g, w, h, f) : draw_p010(g, w, h, f), .width = w, .height = h,
+			.stride = w * bpp };
 		ret = hwct_writer_add_blob(g->w, &desc, HWCT_BLOB_WAIT, &g->content[i]);
 		if (ret < 0 && !g->ret) {
 			g->ret = ret;

@@ -23,6 +23,7 @@ struct gen_options {
 	uint32_t keyframe_interval;	/* 0: the writer's default */
 	uint32_t rotate;		/* HAL transform of the first tile (square: same frame), 0 none */
 	bool nv12;			/* the first tile in NV12 (HAL YCBCR_420_888), as a video decoder's buffer */
+	bool p010;			/* the first tile in P010 (HAL YCBCR_P010), 10-bit video; not with nv12 */
 };
 
 /* Fills o with 1024 x 768, 5 layers, 90 frames, 64-pixel tiles, everything captured,

@@ -1,5 +1,5 @@
 /*
- * replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate] [--nv12]:
+ * replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate] [--nv12 | --p010]:
  * writes a synthetic trace of replay_gen.h (an ARGB8888 stack that vkms can
  * put on planes: a full-screen background under unscaled 64x64 tiles; with
  * --rotate the first tile turned 90 degrees, which only a plane with a
@@ -19,7 +19,7 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate] [--nv12]\n");
+	fprintf(stderr, "usage: replay-gen OUT.zst [--layers N] [--frames N] [--size WxH] [--rotate] [--nv12 | --p010]\n");
 	return 2;
 }
 
@@ -71,6 +71,8 @@ int main(int argc, char **argv)
 			o.rotate = HAL_TRANSFORM_ROT_90;
 		} else if (strcmp(argv[i], "--nv12") == 0) {
 			o.nv12 = true;	/* the first tile a video frame: NV12, unscaled */
+		} else if (strcmp(argv[i], "--p010") == 0) {
+			o.p010 = true;	/* the same in 10-bit P010 */
 		} else if (argv[i][0] != '-' && !out) {
 			out = argv[i];
 		} else {

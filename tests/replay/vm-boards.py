@@ -19,13 +19,16 @@ board"), on the newest Debian kernel line (7.x, vkms built from its source):
    writeback checksum every frame, planes named by the dump's ids), compared by hwc-trace
    diff, whose placement agreement is printed; every layer they place differently must be
    one that what vkms cannot copy explains (plane alpha, blend mode, zpos, scaling), and
-   every frame's writeback checksum must equal the profile's pixman reference checksum.
+   every frame's writeback checksum must equal the profile's pixman reference checksum (of
+   the vkms YUV model, as the kernel's run composes a client NV12 layer).
 
 3. WINSCOPE (a layer trace of two displays), imported, on vkms shaped like the first BOARD:
    both displays replayed at once, each on a CRTC of its own with writeback checksums.
 4. with --hwc2-module=hwcomposer.kms.so --replay-gen=replay-gen: an unscaled NV12 layer
-   (replay-gen --nv12) through the module, put on a plane in every frame (its buffer a
-   udmabuf dma-buf the module imports).
+   (replay-gen --nv12), then a P010 one (--p010), each through the module (its buffer a
+   udmabuf dma-buf the module imports) and through --device, put on a plane in every frame,
+   each frame's writeback checksum equal to the pixman reference of the vkms YUV model
+   (yuv_on_planes; one boot for the four replays).
 
 One boot per replay. Exit 0, 1 on a failed check, UNAVAILABLE_STATUS when no VM can be
 prepared or booted here.
@@ -178,7 +181,9 @@ def check_profile(ctx, name, dump, trace):
         fail("%s: hwc-replay --vm --board exited %d:\n%s" % (name, r.returncode, r.stderr[-3000:]))
     if "not emulated: each plane's formats" not in r.stderr:
         fail("%s: hwc-replay did not say what the vkms board does not emulate:\n%s" % (name, r.stderr))
-    p = subprocess.run([ctx.replay, trace, "--profile", dump, "--results", str(profile), "-q"] + common,
+    # the kernel's run composes YUV by the vkms model (a vkms device's default): so does the profile's reference
+    p = subprocess.run([ctx.replay, trace, "--profile", dump, "--yuv-model", "vkms", "--results", str(profile), "-q"]
+                       + common,
                        capture_output=True, text=True)
     if p.returncode != 0:
         fail("%s: hwc-replay --profile exited %d: %s" % (name, p.returncode, p.stderr[-2000:]))
@@ -248,26 +253,64 @@ def multi_display(ctx, dump, winscope):
             pathlib.Path(dump).stem, d, len(fs), fs[0]["checksum"]))
 
 
-def nv12_through_module(ctx):
-    """An unscaled NV12 video frame (replay-gen --nv12) through hwcomposer.kms.so on the newest
-    kernel's vkms: the layer's buffer is a dma-buf (udmabuf: gbm on kms_swrast allocates no
-    NV12) that the module imports, and the module puts it on a plane (DEVICE) in every frame."""
-    trace = ctx.tmp / "nv12.zst"
-    g = subprocess.run([ctx.replay_gen, str(trace), "--layers", "3", "--frames", "4", "--nv12"],
-                       capture_output=True, text=True)
-    if g.returncode != 0:
-        fail("replay-gen --nv12: %s" % g.stderr)
-    out = ctx.vm(["--env", "HWCT_KMS_MODE=1024x768"],
-                 [ctx.replay, str(trace), "--hwc2", ctx.module, "--results", "-", "-q"])
-    frames = json.loads(out)["frames"]
-    if len(frames) != 4:
-        fail("nv12: %d frames, expected 4" % len(frames))
-    for f in frames:
-        video = next((l for l in f["plan"] if l["layer"] == 101), None)
-        if not video or video.get("composition") != "DEVICE" or not f.get("checksum"):
-            fail("nv12 frame %d: the NV12 layer is %s, checksum %s" % (f["frame"], video, f.get("checksum")))
-    print("nv12: hwcomposer.kms.so put the NV12 layer on a plane (DEVICE) in all %d frames, "
-          "a writeback checksum each" % len(frames))
+def yuv_on_planes(ctx):
+    """Unscaled video frames, NV12 and P010 (replay-gen --nv12, --p010: chroma different in
+    every sample), on the newest kernel's vkms, in one boot: each through hwcomposer.kms.so (the
+    layer's buffer a udmabuf dma-buf the module imports: gbm on kms_swrast allocates neither
+    format) and through hwc-replay --device with the project's planner (what --vm runs). In
+    every run the YUV layer is on a plane in every frame, and every frame's writeback checksum
+    equals the pixman reference of --profile with --yuv-model vkms (docs/yuv-models.md), and
+    differs from the bilinear model's (the check can fail: chroma sampling and matrix show in
+    the picture)."""
+    mode = "1024x768"
+    traces = {}
+    for fmt in ("nv12", "p010"):
+        traces[fmt] = ctx.tmp / ("%s.zst" % fmt)
+        g = subprocess.run([ctx.replay_gen, str(traces[fmt]), "--layers", "3", "--frames", "4", "--" + fmt],
+                           capture_output=True, text=True)
+        if g.returncode != 0:
+            fail("replay-gen --%s: %s" % (fmt, g.stderr))
+    # $1 hwc-replay, $2 and $3 the traces, $4 the module, $5 the separator, $6 the mode
+    script = ('"$1" "$2" --hwc2 "$4" --results - -q && echo "$5" && '
+              '"$1" "$2" --device /dev/dri/card0 --mode "$6" --results - -q && echo "$5" && '
+              '"$1" "$3" --hwc2 "$4" --results - -q && echo "$5" && '
+              '"$1" "$3" --device /dev/dri/card0 --mode "$6" --results - -q')
+    out = ctx.vm(["--vkms-params", "enable_overlay=1 enable_writeback=1", "--env", "HWCT_KMS_MODE=" + mode],
+                 ["/bin/sh", "-c", script, "sh", ctx.replay, str(traces["nv12"]), str(traces["p010"]), ctx.module,
+                  MARK, mode])
+    parts = out.split(MARK + "\n")
+    if len(parts) != 4:
+        fail("yuv: %d results in the VM's output, expected 4:\n%s" % (len(parts), out[-2000:]))
+    runs = dict(zip([(f, t) for f in ("nv12", "p010") for t in ("hwc2", "device")], (json.loads(x) for x in parts)))
+    refs = {}
+    for fmt, trace in traces.items():
+        for model in ("vkms", "bilinear"):
+            path = ctx.tmp / ("%s-%s.json" % (fmt, model))
+            p = subprocess.run([ctx.replay, str(trace), "--profile", ctx.boards[0], "--mode", mode, "--yuv-model",
+                                model, "--results", str(path), "-q"], capture_output=True, text=True)
+            if p.returncode != 0:
+                fail("%s: hwc-replay --profile --yuv-model %s: %s" % (fmt, model, p.stderr[-2000:]))
+            refs[fmt, model] = {f["frame"]: f["checksum"] for f in json.loads(path.read_text())["frames"]}
+    for (fmt, name), r in runs.items():
+        frames = r["frames"]
+        if len(frames) != 4:
+            fail("%s %s: %d frames, expected 4" % (fmt, name, len(frames)))
+        for f in frames:
+            video = next((l for l in f["plan"] if l["layer"] == 101), None)
+            on_plane = video and (video.get("composition") == "DEVICE" if name == "hwc2" else video.get("plane"))
+            if not on_plane or f.get("checksum_source") != "writeback":
+                fail("%s %s frame %d: the video layer is %s, checksum from %s" % (
+                    fmt, name, f["frame"], video, f.get("checksum_source")))
+            if f["checksum"] != refs[fmt, "vkms"][f["frame"]]:
+                fail("%s %s frame %d: writeback %s, the vkms model's pixman reference %s" % (
+                    fmt, name, f["frame"], f["checksum"], refs[fmt, "vkms"][f["frame"]]))
+            if f["checksum"] == refs[fmt, "bilinear"][f["frame"]]:
+                fail("%s %s frame %d: the bilinear model gives the same picture: the check shows nothing" % (
+                    fmt, name, f["frame"]))
+        print("%s %s: the video layer on a plane in all %d frames, each writeback checksum equal to the vkms "
+              "model's pixman reference (first %s), not the bilinear model's" % (
+                  fmt.upper(), "through hwcomposer.kms.so" if name == "hwc2" else "with --device (drmhwc)",
+                  len(frames), frames[0]["checksum"][:8]))
 
 
 def main():
@@ -275,7 +318,7 @@ def main():
     try:
         default_device(ctx)
         if ctx.module and ctx.replay_gen:
-            nv12_through_module(ctx)
+            yuv_on_planes(ctx)
         for dump in ctx.boards:
             shaped_device(ctx, dump)
         if ctx.winscope:

@@ -195,6 +195,7 @@ void replay_results_header(struct replay_results *r, const struct replay_header 
 	write_emulated(j, r->emulated);
 	rjson_string(j, "planner", h->target->module_decides ? REPLAY_MODULE_PLANNER : h->opts->planner);
 	rjson_string(j, "compositor", h->compositor);
+	rjson_string(j, "yuv_model", h->yuv_model);
 	rjson_bool(j, "pixels", !h->opts->no_pixels);
 	rjson_string(j, "timing", timing_names[h->timing]);
 	rjson_string(j, "format_fallback", h->opts->format_fallback == REPLAY_FALLBACK_EQUIVALENT ?

@@ -31,6 +31,7 @@ struct replay_header {
 	const struct replay_host *host;
 	const struct replay_target *target;
 	const char *compositor;		/* NULL: no pixels */
+	const char *yuv_model;		/* the compositor's comp_yuv_model_name; NULL: no pixels */
 	enum replay_timing timing;	/* resolved */
 	const struct replay_map *map;	/* of the first frame; NULL when no frame was replayed */
 	const char *images_dir;		/* absolute --dump-images, NULL none */

@@ -46,6 +46,7 @@ struct replay_target_config {
 	uint32_t connectors_taken;
 	const struct replay_target *first;
 	struct replay_board *emulated;	/* --device --board: the device is shaped like it; NULL none */
+	bool yuv_model_asked;		/* --yuv-model set the compositor's: a vkms device keeps it */
 };
 
 /* What results name as the planner when an HWC2 module decides. */

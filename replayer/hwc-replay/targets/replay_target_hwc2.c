@@ -35,6 +35,7 @@ int replay_target_hwc2_open(struct replay_target *t, const char *arg, const stru
 		.module = arg,
 		.compositor = cfg->compositor,
 		.readback = cfg->compositor != NULL,
+		.yuv_model_asked = cfg->yuv_model_asked,
 		.end_close = cfg->hwc2_end_close,
 	};
 	int ret;

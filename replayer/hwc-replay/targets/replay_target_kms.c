@@ -47,6 +47,7 @@ int replay_target_kms_open(struct replay_target *t, const char *arg, const struc
 		.planner_opts = &opts,
 		.compositor = cfg->compositor,
 		.readback = cfg->compositor != NULL,	/* --no-pixels: no checksum wanted, no readback */
+		.yuv_model_asked = cfg->yuv_model_asked,
 		.reuse_plans = true,
 		.width = cfg->mode_width,
 		.height = cfg->mode_height,
