@@ -81,6 +81,9 @@ void tnx_state_finish(struct tnx_state *s);
 /* The layer with id, or NULL. */
 struct tnx_layer *tnx_state_find(struct tnx_state *s, uint32_t id);
 
+/* The index in s->layers of the layer with id, or s->count when there is none. */
+size_t tnx_state_index(const struct tnx_state *s, uint32_t id);
+
 /* Applies entry e (borrowed). Returns 0, -ENOMEM, or -E2BIG past max_layers. */
 int tnx_state_apply(struct tnx_state *s, const Tnx__TransactionTraceEntry *e);
 

@@ -168,22 +168,8 @@ struct ctx {
 
 static const struct tnx_layer *find(const struct tnx_state *s, uint32_t id, size_t *index)
 {
-	size_t lo = 0, hi = s->count;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->layers[mid].id < id) {
-			lo = mid + 1;
-		} else {
-			hi = mid;
-		}
-	}
-	if (lo < s->count && s->layers[lo].id == id) {
-		*index = lo;
-		return &s->layers[lo];
-	}
-	return NULL;
+	*index = tnx_state_index(s, id);
+	return *index < s->count ? &s->layers[*index] : NULL;
 }
 
 static void derive(struct ctx *c, size_t i, unsigned depth)

@@ -75,11 +75,18 @@ static size_t lower_bound(const struct tnx_state *s, uint32_t id)
 	return lo;
 }
 
-struct tnx_layer *tnx_state_find(struct tnx_state *s, uint32_t id)
+size_t tnx_state_index(const struct tnx_state *s, uint32_t id)
 {
 	size_t i = lower_bound(s, id);
 
-	return i < s->count && s->layers[i].id == id ? &s->layers[i] : NULL;
+	return i < s->count && s->layers[i].id == id ? i : s->count;
+}
+
+struct tnx_layer *tnx_state_find(struct tnx_state *s, uint32_t id)
+{
+	size_t i = tnx_state_index(s, id);
+
+	return i < s->count ? &s->layers[i] : NULL;
 }
 
 static void remove_layer(struct tnx_state *s, uint32_t id)
