@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The cross configurations' step of scripts/test.sh (tests/README.md, "Cross builds"):
+#   1. builds build-aarch64, build-armhf and build-i686 from cross/*.txt;
+#   2. runs unit tests on each: aarch64 and armhf under qemu-user, i686 natively
+#      (which tests on which architecture, and why: tests/README.md);
+#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build.
+# Usage: scripts/test-cross.sh LOGDIR [--full]
+#   LOGDIR gets one meson JSON log per suite (cross-ARCH.json) and cross-trace.json, which
+#   test.sh's summary counts. --full runs the whole unit suite on every architecture.
+# Needs scripts/install-deps.sh cross (packages and sysroots) and root for binfmt_misc.
+set -u
+cd "$(dirname "$0")/.."
+logs=${1:?usage: $0 LOGDIR [--full]}
+full=${2:-}
+status=0
+mkdir -p "$logs"
+
+# script tests start cross-built programs (hwc-trace, hwc-replay) by themselves; the armhf
+# C library is Debian's cross one, whose loader qemu finds under this prefix
+# (cross/arm-linux-gnueabihf.txt; an aarch64 program's is not there, and qemu looks in / next)
+bash scripts/binfmt-qemu.sh aarch64 arm || exit 1
+export QEMU_LD_PREFIX=/usr/arm-linux-gnueabihf
+
+build() {	# build DIR CROSSFILE
+	if [ ! -f "$1/build.ninja" ]; then
+		meson setup "$1" --cross-file "$2" -Dtests=enabled >"$1.setup.log" 2>&1 ||
+			{ tail -n 30 "$1.setup.log"; return 1; }
+	fi
+	ninja -C "$1" >"$1.build.log" 2>&1 || { grep -A 12 FAILED "$1.build.log" | head -n 40; return 1; }
+	echo "$1: built ($(sed -n 's/^ *host *: //p' "$1.setup.log"))"
+}
+
+# unit tests of DIR but those named in SKIP (space separated; empty: all)
+suite() {	# suite DIR ARCH SKIP [meson test options...]
+	local dir=$1 arch=$2 skip=" $3 " left=$3 names=() n
+	shift 3
+	for n in $(meson test -C "$dir" --suite unit --list 2>/dev/null | sed 's/^.* \/ //'); do
+		case "$skip" in *" $n "*) ;; *) names+=("$n") ;; esac
+	done
+	echo "$arch: ${#names[@]} unit tests${left:+, left out: $left}"
+	meson test -C "$dir" --print-errorlogs --logbase "cross-$arch" "$@" "${names[@]}" || status=1
+	cp "$dir/meson-logs/cross-$arch.json" "$logs/cross-$arch.json" 2>/dev/null || true
+}
+
+# the 32-bit ARM subset: the format, the analyzers, the recorder, the ABI (tests/README.md)
+armhf_subset() {
+	meson test -C build-armhf --suite unit --list 2>/dev/null | sed 's/^.* \/ //' |
+		grep -E '^(abi|format|traces|analyzers|recorder)-' |
+		grep -vE '^recorder-(roundtrip-.*|displays|fd-leak)$'
+}
+
+built=()
+build build-aarch64 cross/aarch64-linux-gnu.txt && built+=(build-aarch64) || status=1
+build build-armhf cross/arm-linux-gnueabihf.txt && built+=(build-armhf) || status=1
+build build-i686 cross/i686-linux-gnu.txt && built+=(build-i686) || status=1
+
+# the slowest replays through the hwc2 backend (the same C code as on x86-64 and i686, which
+# run them) take 2 to 12 minutes each under qemu-user: left out of CI's aarch64 run
+a64_skip="replay-hwc2-repeat replay-hwc2-expect replay-hwc2-errors recorder-roundtrip-home-hal
+	recorder-roundtrip-home-preload"
+[ "$full" = --full ] && a64_skip=
+if [ -d build-aarch64 ] && [[ " ${built[*]} " == *" build-aarch64 "* ]]; then
+	suite build-aarch64 aarch64 "$(echo $a64_skip)" --timeout-multiplier 4
+fi
+if [[ " ${built[*]} " == *" build-i686 "* ]]; then
+	suite build-i686 i686 ""
+fi
+if [[ " ${built[*]} " == *" build-armhf "* ]]; then
+	if [ "$full" = --full ]; then
+		suite build-armhf armhf "" --timeout-multiplier 4
+	else
+		all=$(meson test -C build-armhf --suite unit --list 2>/dev/null | sed 's/^.* \/ //')
+		suite build-armhf armhf "$(comm -23 <(echo "$all" | sort) <(armhf_subset | sort) | tr '\n' ' ')" \
+			--timeout-multiplier 4
+	fi
+fi
+
+if [ ${#built[@]} -gt 0 ] && [ -x build/traces/hwct-scenario ]; then
+	out=build/cross-trace
+	if bash tests/cross/cross-trace.sh "$out" build "${built[@]}" >"$logs/cross-trace.log" 2>&1; then
+		result=OK
+	else
+		result=FAIL
+		status=1
+	fi
+	grep -E '^(FAIL|note)' "$logs/cross-trace.log" | head -n 20
+	echo "cross-trace: $result ($(grep -c '^ok' "$logs/cross-trace.log") pairs equal)"
+	python3 -c 'import json, sys; print(json.dumps({"name": "cross-trace", "result": sys.argv[1],
+	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/cross-trace.log" \
+		>"$logs/cross-trace.json"
+fi
+exit $status
