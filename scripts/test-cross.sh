@@ -30,11 +30,16 @@ build() {	# build DIR CROSSFILE
 	echo "$1: built ($(sed -n 's/^ *host *: //p' "$1.setup.log"))"
 }
 
+# the names of DIR's tests in suite unit ('meson test --list' may print ninja's lines too)
+unit_names() {
+	meson test -C "$1" --suite unit --list 2>/dev/null | grep -E '^[^ ]*:[^ ]*unit[^ ]* / ' | sed 's/^.* \/ //'
+}
+
 # unit tests of DIR but those named in SKIP (space separated; empty: all)
 suite() {	# suite DIR ARCH SKIP [meson test options...]
 	local dir=$1 arch=$2 skip=" $3 " left=$3 names=() n
 	shift 3
-	for n in $(meson test -C "$dir" --suite unit --list 2>/dev/null | sed 's/^.* \/ //'); do
+	for n in $(unit_names "$dir"); do
 		case "$skip" in *" $n "*) ;; *) names+=("$n") ;; esac
 	done
 	echo "$arch: ${#names[@]} unit tests${left:+, left out: $left}"
@@ -44,8 +49,7 @@ suite() {	# suite DIR ARCH SKIP [meson test options...]
 
 # the 32-bit ARM subset: the format, the analyzers, the recorder, the ABI (tests/README.md)
 armhf_subset() {
-	meson test -C build-armhf --suite unit --list 2>/dev/null | sed 's/^.* \/ //' |
-		grep -E '^(abi|format|traces|analyzers|recorder)-' |
+	unit_names build-armhf | grep -E '^(abi|format|traces|analyzers|recorder)-' |
 		grep -vE '^recorder-(roundtrip-.*|displays|fd-leak)$'
 }
 
@@ -69,7 +73,7 @@ if [[ " ${built[*]} " == *" build-armhf "* ]]; then
 	if [ "$full" = --full ]; then
 		suite build-armhf armhf "" --timeout-multiplier 4
 	else
-		all=$(meson test -C build-armhf --suite unit --list 2>/dev/null | sed 's/^.* \/ //')
+		all=$(unit_names build-armhf)
 		suite build-armhf armhf "$(comm -23 <(echo "$all" | sort) <(armhf_subset | sort) | tr '\n' ' ')" \
 			--timeout-multiplier 4
 	fi
