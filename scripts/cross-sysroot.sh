@@ -50,3 +50,13 @@ for arch in "${arches[@]}"; do
 	trap - EXIT
 	echo "cross-sysroot: $dest: $(ls "$dest"/usr/lib/*/ | grep -c '\.so') libraries"
 done
+
+# An armhf program asks for its loader at /lib/ld-linux-armhf.so.3 (as on a board); Debian's
+# cross C library (libc6-armhf-cross) has it in /usr/arm-linux-gnueabihf/lib, and qemu's -L
+# (QEMU_LD_PREFIX) would also move "/" itself for every path the program opens. The link is
+# the file libc6:armhf would install; an existing file is left alone.
+loader=/usr/arm-linux-gnueabihf/lib/ld-linux-armhf.so.3
+if [[ " ${arches[*]} " == *" armhf "* ]] && [ -e "$loader" ] && [ ! -e /lib/ld-linux-armhf.so.3 ]; then
+	ln -s "$loader" /lib/ld-linux-armhf.so.3
+	echo "cross-sysroot: /lib/ld-linux-armhf.so.3 -> $loader"
+fi

@@ -15,11 +15,8 @@ full=${2:-}
 status=0
 mkdir -p "$logs"
 
-# script tests start cross-built programs (hwc-trace, hwc-replay) by themselves; the armhf
-# C library is Debian's cross one, whose loader qemu finds under this prefix
-# (cross/arm-linux-gnueabihf.txt; an aarch64 program's is not there, and qemu looks in / next)
+# script tests start cross-built programs (hwc-trace, hwc-replay) by themselves
 bash scripts/binfmt-qemu.sh aarch64 arm || exit 1
-export QEMU_LD_PREFIX=/usr/arm-linux-gnueabihf
 
 build() {	# build DIR CROSSFILE
 	if [ ! -f "$1/build.ninja" ]; then
