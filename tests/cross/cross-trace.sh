@@ -10,8 +10,8 @@
 #   - `hwc-trace dump --json` of each must equal the first BUILD's dump of its
 #     own trace, environment records left out (they name the machine) and the
 #     blob's `predictor` field too: which predictor a writer picks is decided
-#     by the size libzstd compresses a sample to, and libzstd's 32-bit x86
-#     code does not compress to the same size (docs/format.md, section 4);
+#     by the size libzstd compresses a sample to, and libzstd's 32-bit builds
+#     do not always compress to the same size (docs/format.md, section 4);
 #     every other field, hashes, sizes and geometry included, must be equal;
 #   - `hwc-trace extract --frame N` (the layer buffers decoded and written as
 #     PNG, and the composed preview) must give the same files, byte for byte,
