@@ -118,6 +118,14 @@ static void subtract_green(uint8_t *dst, const uint8_t *src, size_t len)
 	}
 }
 
+/*
+ * On a target without 16-byte vector registers (i686: Debian's i386 has no
+ * SSE2) GCC warns that passing a v16 by value differs between ABIs
+ * (-Wpsabi). These functions are static: no call crosses the file.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 typedef uint8_t v16 __attribute__((vector_size(16)));
 
 static inline v16 load16(const uint8_t *p)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages hwctrace needs to build and to run every test.
 # Idempotent: packages already present are skipped; apt-get runs only when something is missing.
-# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs browser lava; default: all)
+# Usage: scripts/install-deps.sh [group...]   (groups: build kms lttng vm docs browser lava cross; default: all)
 # The README's first command (scripts/bootstrap.sh) installs the main job's groups (main_groups:
 # build kms vm), the second (scripts/test.sh) every group; README.md's table "What each
 # command installs" gives each group's purpose and size on a fresh Debian 12.
@@ -24,12 +24,22 @@ declare -A groups=(
 	# the local instance scripts/lava-local.sh starts (their services are never started
 	# by the install: see policy-rc.d below; it also uses curl and ps)
 	[lava]="lava-dispatcher lava-common lavacli python3-yaml lava-server postgresql curl procps"
+	# the cross configurations (cross/*.txt, tests/README.md): Debian's cross compilers and
+	# their C libraries, qemu-user to run aarch64/armhf programs, the arm64 libraries by
+	# multiarch (the architecture is added first, below); the i386 and armhf libraries are
+	# unpacked into a sysroot by scripts/cross-sysroot.sh instead (that script says why)
+	[cross]="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu qemu-user-static
+		libc6-dev-i386-cross libc6-dev-armhf-cross libzstd-dev:arm64 libxxhash-dev:arm64
+		libprotobuf-c-dev:arm64 libjson-c-dev:arm64 libdrm-dev:arm64 libgbm-dev:arm64
+		libpixman-1-dev:arm64 libpng-dev:arm64"
 )
+# the architectures whose packages the groups name (pkg:arch), added to dpkg when missing
+cross_arches="arm64"
 
 # the groups of the main job (scripts/bootstrap.sh): build it, replay on KMS or vkms in the VM
 main_groups=(build kms vm)
 wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser lava)
+[ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser lava cross)
 [ "${wanted[*]}" != main ] || wanted=("${main_groups[@]}")
 
 missing=()
@@ -41,9 +51,17 @@ for g in "${wanted[@]}"; do
 	done
 done
 
+# not packages: the i386 and armhf sysroots of the cross group (idempotent, quiet when ready)
+sysroots() {
+	case " ${wanted[*]} " in
+	*" cross "*) bash "$(dirname "$0")/cross-sysroot.sh" ;;
+	esac
+}
+
 if [ ${#missing[@]} -eq 0 ]; then
 	echo "install-deps: all packages present"
-	exit 0
+	sysroots
+	exit
 fi
 
 echo "install-deps: installing ${missing[*]}"
@@ -63,6 +81,12 @@ if [ ! -e "$policy" ]; then
 	chmod 755 "$policy"
 	trap 'rm -f "$policy"' EXIT
 fi
+for a in $cross_arches; do
+	case " ${missing[*]}" in
+	*":$a "*|*":$a") dpkg --print-foreign-architectures | grep -qx "$a" || dpkg --add-architecture "$a" ;;
+	esac
+done
 # a mirror caught mid-sync fails some index files; the lists already here still serve
 apt-get -o DPkg::Lock::Timeout=600 update -q || echo "install-deps: apt-get update failed; using the package lists already here" >&2
 apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}"
+sysroots

@@ -12,7 +12,10 @@
 # Steps 3 and 4 run with scripts/sanitizer-env.sh's options: the first
 # sanitizer report stops the process and fails its test or fuzz run.
 # Ends with one line "N passed, N failed, N skipped" over all of them.
-# Environment: HWCT_SKIP_VM=1 skips step 2; HWCT_FUZZ_SECONDS=0 skips step 4.
+#   5. the cross builds (scripts/test-cross.sh): aarch64, armhf, i686, their unit
+#      tests (aarch64 and armhf under qemu-user) and cross/cross-trace.sh.
+# Environment: HWCT_SKIP_VM=1 skips step 2; HWCT_FUZZ_SECONDS=0 skips step 4;
+# HWCT_SKIP_CROSS=1 skips step 5.
 set -u
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -137,6 +140,11 @@ if [ "$fuzz_seconds" != 0 ]; then
 	else
 		status=1
 	fi
+fi
+
+if [ "${HWCT_SKIP_CROSS:-0}" != 1 ]; then
+	step "cross builds: aarch64 and armhf under qemu-user, i686 (scripts/test-cross.sh)"
+	bash scripts/test-cross.sh "$logs" || status=1
 fi
 
 step "summary"

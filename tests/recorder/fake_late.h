@@ -6,8 +6,9 @@
  * pthread_cond_timedwait), as /proc/self/task/TID/syscall shows. A fixed
  * delay instead could be stretched past the caller's own wait by a loaded
  * machine, or run out before the caller looked. Where that file cannot be
- * read the thread falls back to FAKE_LATE_FALLBACK_MS after the
- * registration.
+ * read, or numbers calls otherwise than this program (under qemu-user it
+ * shows the host's calls), the thread falls back to FAKE_LATE_FALLBACK_MS
+ * after the registration.
  */
 #ifndef HWCT_TEST_FAKE_LATE_H
 #define HWCT_TEST_FAKE_LATE_H
@@ -25,7 +26,7 @@ pid_t fake_late_self(void);
 /*
  * 1 when thread tid of this process is blocked in a futex wait with a
  * timeout, 0 when it is not, -1 when that cannot be read (no such thread,
- * or no /proc/.../syscall here).
+ * no /proc/.../syscall here, or one with another architecture's numbers).
  */
 int fake_late_timed_wait(pid_t tid);
 

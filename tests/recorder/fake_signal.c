@@ -6,6 +6,11 @@
 
 #include "fake_signal.h"
 
+/*
+ * What the threads ask for, raised to the C library's least
+ * (_SC_THREAD_STACK_MIN: 16 KiB on x86-64, 128 KiB on arm64, whose kernels
+ * may use 64 KiB pages), which pthread_attr_setstacksize() refuses to go under.
+ */
 #define FAKE_THREAD_STACK (64u << 10)
 
 static uint64_t now_ns(void)
@@ -57,6 +62,13 @@ static void *signaller_main(void *data)
 	return NULL;
 }
 
+static size_t thread_stack_size(void)
+{
+	long least = sysconf(_SC_THREAD_STACK_MIN);
+
+	return least > 0 && (unsigned long)least > FAKE_THREAD_STACK ? (size_t)least : FAKE_THREAD_STACK;
+}
+
 int fake_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	pthread_attr_t attr;
@@ -72,7 +84,7 @@ int fake_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	 * that cache past its limit unmaps them, and liblttng-ust's destructor
 	 * reads them at exit (recorder/background.c, REC_THREAD_STACK).
 	 */
-	ret = pthread_attr_setstacksize(&attr, FAKE_THREAD_STACK);
+	ret = pthread_attr_setstacksize(&attr, thread_stack_size());
 	if (ret == 0) {
 		ret = pthread_create(thread, &attr, fn, arg);
 	}
