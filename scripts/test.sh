@@ -6,7 +6,8 @@
 #      libraries hidden (scripts/check-minimal.sh, build-minimal/);
 #   2. device tests on vkms in a qemu VM (suite "vm");
 #   3. unit tests again under ASan+UBSan (clang), build-asan/;
-#   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60) over its seeds
+#   4. each libFuzzer target for HWCT_FUZZ_SECONDS (default 60), HWCT_FUZZ_JOBS (default 2)
+#      at once, over its seeds
 #      (tests/fuzz/seeds.txt) and kept corpus (tests/fuzz/corpus), build-fuzz/,
 #      after checking that a sanitizer report stops a run (fuzz-ub-fatal).
 # Steps 3 and 4 run with scripts/sanitizer-env.sh's options: the first
@@ -54,6 +55,36 @@ run_suite() {	# run_suite DIR LOGNAME [meson test options...]
 	shift 2
 	meson test -C "$dir" --print-errorlogs --logbase "$name" "$@" || status=1
 	cp "$dir/meson-logs/$name.json" "$logs/$name.json" 2>/dev/null || true
+}
+
+# fuzz_one TARGET: one libFuzzer target for fuzz_seconds over its seeds and kept corpus;
+# its verdict in $logs/fuzz-NAME.json, its lines printed at once when it ends.
+fuzz_one() {
+	local target=$1 name corpus kept findings seed out
+	name=$(basename "$target")
+	corpus=build-fuzz/corpus/$name
+	mkdir -p "$corpus"
+	for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
+		cp -n $seed "$corpus"/ 2>/dev/null || true
+	done
+	# the kept corpus (tests/fuzz/corpus, scripts/fuzz-campaign.sh) is replayed first, read only;
+	# the input of a finding is kept in build-fuzz/findings/$name/ (crash-*, leak-*, ...)
+	kept=tests/fuzz/corpus/$name
+	[ -d "$kept" ] || kept=
+	findings=build-fuzz/findings/$name
+	mkdir -p "$findings"
+	if "$target" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
+		-print_final_stats=1 -artifact_prefix="$findings/" \
+		$([ -f "tests/fuzz/$name.dict" ] && echo "-dict=tests/fuzz/$name.dict") \
+		"$corpus" $kept >"$logs/$name.log" 2>&1; then
+		echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
+		echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
+	else
+		out="$name: FAILED, see $logs/$name.log; the input: $(ls -t "$findings" | head -n 1 | sed "s|^|$findings/|")"
+		out+=$'\n'$(tail -n 30 "$logs/$name.log")
+		echo "$out"
+		echo "{\"name\": \"$name\", \"result\": \"FAIL\"}" >"$logs/fuzz-$name.json"
+	fi
 }
 
 mkdir -p build
@@ -109,34 +140,19 @@ if [ "$fuzz_seconds" != 0 ]; then
 			echo '{"name": "fuzz-ub-fatal", "result": "FAIL"}' >"$logs/fuzz-ub-fatal.json"
 			status=1
 		fi
+		# HWCT_FUZZ_JOBS targets at once (default 2, this machine's cores): each runs
+		# single-threaded for its fuzz_seconds, so the step takes about
+		# targets x seconds / jobs; fuzz_one prints its lines in one piece
+		fuzz_jobs=${HWCT_FUZZ_JOBS:-2}
 		for target in build-fuzz/tests/fuzz/fuzz-*; do
 			[ -f "$target" ] && [ -x "$target" ] || continue
-			name=$(basename "$target")
-			corpus=build-fuzz/corpus/$name
-			mkdir -p "$corpus"
-			for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
-				cp -n $seed "$corpus"/ 2>/dev/null || true
+			fuzz_one "$target" &
+			while [ "$(jobs -rp | wc -l)" -ge "$fuzz_jobs" ]; do
+				wait -n
 			done
-			# the kept corpus (tests/fuzz/corpus, scripts/fuzz-campaign.sh) is replayed first, read only;
-			# the input of a finding is kept in build-fuzz/findings/$name/ (crash-*, leak-*, ...)
-			kept=tests/fuzz/corpus/$name
-			[ -d "$kept" ] || kept=
-			findings=build-fuzz/findings/$name
-			mkdir -p "$findings"
-			if "$target" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=4096 -max_len=262144 \
-				-print_final_stats=1 -artifact_prefix="$findings/" \
-				$([ -f "tests/fuzz/$name.dict" ] && echo "-dict=tests/fuzz/$name.dict") \
-				"$corpus" $kept >"$logs/$name.log" 2>&1; then
-				echo "$name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs)"
-				echo "{\"name\": \"$name\", \"result\": \"OK\"}" >"$logs/fuzz-$name.json"
-			else
-				echo "$name: FAILED, see $logs/$name.log; the input: $(ls -t "$findings" | head -n 1 |
-					sed "s|^|$findings/|")"
-				tail -n 30 "$logs/$name.log"
-				echo "{\"name\": \"$name\", \"result\": \"FAIL\"}" >"$logs/fuzz-$name.json"
-				status=1
-			fi
 		done
+		wait
+		! grep -qs '"result": "FAIL"' "$logs"/fuzz-fuzz-*.json || status=1
 	else
 		status=1
 	fi
