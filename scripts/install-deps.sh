@@ -42,11 +42,15 @@ wanted=("$@")
 [ ${#wanted[@]} -gt 0 ] || wanted=(build kms lttng vm docs browser lava cross)
 [ "${wanted[*]}" != main ] || wanted=("${main_groups[@]}")
 
+native=$(dpkg --print-architecture)
 missing=()
 for g in "${wanted[@]}"; do
 	[ -n "${groups[$g]+x}" ] || { echo "install-deps: unknown group '$g' (groups: ${!groups[*]}, main)" >&2; exit 2; }
 	for p in ${groups[$g]}; do
-		status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+		# the native (or Architecture: all) package by name: with a foreign architecture
+		# added, "libzstd-dev" alone would list both architectures' statuses
+		case $p in *:*) q=$p ;; *) q="$p:$native $p:all" ;; esac
+		status=$(dpkg-query -W -f='${Status}\n' $q 2>/dev/null | grep -m1 -x 'install ok installed' || true)
 		[ "$status" = "install ok installed" ] || missing+=("$p")
 	done
 done
