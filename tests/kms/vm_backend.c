@@ -77,7 +77,11 @@ static struct backend *open_backend(const char *planner, struct compositor *c, b
 	struct planner_options popts;
 	struct backend_kms_options o = { .width = VS_WIDTH, .height = VS_HEIGHT, .refresh_hz = 60,
 		.planner = planner_find(planner), .planner_opts = &popts, .compositor = c,
-		.readback = true, .reuse_plans = reuse };
+		.readback = true, .reuse_plans = reuse,
+		/* the reference (vs_reference) composes YUV with the compositor's default, bilinear
+		 * model: keep it, not the vkms model the backend picks on vkms by itself (that one
+		 * is checked against vkms's own planes by vm-boards) */
+		.yuv_model_asked = true };
 	struct hwct_error err;
 	struct backend *b;
 
