@@ -95,13 +95,13 @@ summary "$results"
 board=tests/data/boards/real/i915-display-top.txt
 echo
 echo "== the same trace planned on a real board: $board (pasted drm_info text of an Intel"
-echo "   laptop, 3 pipes), no device, frames as recorded (--mode-map none: the dump cannot tell"
-echo "   whether its planes scale, so none is assumed to). Frame 0 is all client: like"
-echo "   drm_hwcomposer, drmhwc fails a frame that needs a client target before the display"
-echo "   was given one (docs/drmhwc.md)"
-build/replayer/hwc-replay "$trace" --frames 0-4 --profile "$board" --mode-map none \
-	--results "$results"
-summary "$results"
+echo "   laptop, 3 pipes), no device, in the recording's 540x1200 mode as above. Frame 0 is all"
+echo "   client: like drm_hwcomposer, drmhwc fails a frame that needs a client target before the"
+echo "   display was given one (docs/drmhwc.md); the checksums are the reference compositor's"
+profile_results=build/bootstrap-profile.json
+build/replayer/hwc-replay "$trace" --frames 0-4 --profile "$board" --mode 540x1200 \
+	--results "$profile_results"
+summary "$profile_results"
 if [ -z "$device" ] && [ "${status:-0}" = 0 ]; then
 	echo
 	echo "== the kernel's word on that board: hwc-replay $trace --frames 0-4 --vm --kernel 7.3"
@@ -110,4 +110,8 @@ if [ -z "$device" ] && [ "${status:-0}" = 0 ]; then
 	build/replayer/hwc-replay "$trace" --frames 0-4 --vm --kernel 7.3 --board "$board" \
 		--mode 540x1200 --results "$results"
 	summary "$results"
+	echo
+	echo "== the profile's prediction against the kernel's verdict: hwc-trace diff (plans, then"
+	echo "   the kernel's writeback checksums against the profile's reference pictures)"
+	build/analyzers/hwc-trace diff "$profile_results" "$results" | grep -E '^placement|are equal|differ in [0-9]' || true
 fi
