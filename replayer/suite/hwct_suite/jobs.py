@@ -12,7 +12,7 @@ import os
 import shlex
 import shutil
 
-from . import artifacts, shard
+from . import SuiteError, artifacts, shard
 
 PROMPT_TIMEOUT_MINUTES = 3
 DEPLOY_TIMEOUT_MINUTES = 5
@@ -222,3 +222,17 @@ def _read_manifest(path):
             return json.load(f)
     except (OSError, ValueError):
         return None
+
+
+def read_manifest(out_dir, only):
+    """The jobs of out_dir/manifest.json (only: those names, each of which must be there)."""
+    try:
+        with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+    except (OSError, ValueError) as exc:
+        raise SuiteError("%s: no manifest.json of hwc-suite jobs: %s" % (out_dir, exc)) from exc
+    names = [j["name"] for j in manifest["jobs"]]
+    for name in only or []:
+        if name not in names:
+            raise SuiteError("no job %r in %s (jobs: %s)" % (name, out_dir, ", ".join(names)))
+    return [j for j in manifest["jobs"] if not only or j["name"] in only]

@@ -4,14 +4,13 @@ lava/qemu-hwct.yaml. Each job's log goes to OUTPUT/runs/<job>.log, the file
 `merge` reads, and lava-run's output folder to OUTPUT/runs/<job>.d.
 """
 
-import json
 import os
 import shutil
 import subprocess
 import sys
 import time
 
-from . import SuiteError, lavalog
+from . import SuiteError, jobs, lavalog
 
 
 def run_all(out_dir, device, only=None):
@@ -24,21 +23,11 @@ def run_all(out_dir, device, only=None):
         raise SuiteError("lava-run runs as root only")
     if not os.path.isfile(device):
         raise SuiteError("%s: no such device dictionary" % device)
-    try:
-        with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise SuiteError("%s: no manifest.json of hwc-suite jobs: %s" % (out_dir, exc)) from exc
-    names = [j["name"] for j in manifest["jobs"]]
-    for name in only or []:
-        if name not in names:
-            raise SuiteError("no job %r in %s (jobs: %s)" % (name, out_dir, ", ".join(names)))
+    manifest_jobs = jobs.read_manifest(out_dir, only)
     runs = os.path.join(out_dir, "runs")
     os.makedirs(runs, exist_ok=True)
     status = 0
-    for i, j in enumerate(manifest["jobs"]):
-        if only and j["name"] not in only:
-            continue
+    for i, j in enumerate(manifest_jobs):
         log_path = os.path.join(runs, j["name"] + ".log")
         # lava-run keeps its files in /var/lib/lava/dispatcher/tmp/<id>: an id of this
         # process, so that runs at the same time do not meet

@@ -16,7 +16,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-from . import SuiteError, lavalog
+from . import SuiteError, jobs, lavalog
 
 FINISHED = "Finished"
 STATE = "server.json"
@@ -114,19 +114,6 @@ def save_state(out_dir, state):
     os.replace(path + ".tmp", path)
 
 
-def _manifest(out_dir, only):
-    try:
-        with open(os.path.join(out_dir, "manifest.json"), encoding="utf-8") as f:
-            manifest = json.load(f)
-    except (OSError, ValueError) as exc:
-        raise SuiteError("%s: no manifest.json of hwc-suite jobs: %s" % (out_dir, exc)) from exc
-    names = [j["name"] for j in manifest["jobs"]]
-    for name in only or []:
-        if name not in names:
-            raise SuiteError("no job %r in %s (jobs: %s)" % (name, out_dir, ", ".join(names)))
-    return [j for j in manifest["jobs"] if not only or j["name"] in only]
-
-
 def _connect(args, state):
     url, token = args.url, args.token
     if args.identity:
@@ -146,7 +133,7 @@ def submit(args):
     state = load_state(args.output)
     srv = _connect(args, state)
     state["url"] = srv.url
-    for j in _manifest(args.output, args.job):
+    for j in jobs.read_manifest(args.output, args.job):
         entry = state["jobs"].get(j["name"])
         if entry:
             if not args.again:
@@ -194,7 +181,7 @@ def wait(args):
     per change of state. Exit 0 when all completed, 125 otherwise."""
     state = load_state(args.output)
     srv = _connect(args, state)
-    todo = {j["name"]: state["jobs"][j["name"]]["id"] for j in _manifest(args.output, args.job)
+    todo = {j["name"]: state["jobs"][j["name"]]["id"] for j in jobs.read_manifest(args.output, args.job)
             if j["name"] in state["jobs"]}
     if not todo:
         raise SuiteError("%s: no job submitted (hwc-suite submit)" % args.output)
@@ -245,7 +232,7 @@ def collect(args):
         srv = _connect(args, state)
     except SuiteError as exc:
         srv, unreachable = None, str(exc)
-    for j in _manifest(args.output, None):
+    for j in jobs.read_manifest(args.output, None):
         name = j["name"]
         entry = state["jobs"].get(name)
         if not entry:
