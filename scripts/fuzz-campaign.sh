@@ -12,10 +12,17 @@
 # first report stops a run and its input is a crash-* like any other.
 # Inputs a test names (by file name, in a tests/*/meson.build) stay in the
 # kept corpus whatever the merge keeps.
-# Usage: scripts/fuzz-campaign.sh [SECONDS] [JOBS] [TARGET...]
+# With --runs N a target stops after N executions (or SECONDS, whichever
+# comes first).
+# Usage: scripts/fuzz-campaign.sh [--runs N] [SECONDS] [JOBS] [TARGET...]
 set -u
 cd "$(dirname "$0")/.."
 . scripts/sanitizer-env.sh
+runs=
+if [ "${1:-}" = --runs ]; then
+	runs=${2:?--runs needs a number}
+	shift 2
+fi
 seconds=${1:-3600}
 jobs=${2:-1}
 shift $(( $# > 2 ? 2 : $# ))
@@ -40,7 +47,7 @@ for name in "${targets[@]}"; do
 		cp -n $seed "$work/corpus"/ 2>/dev/null || true
 	done
 	dict=tests/fuzz/$name.dict
-	"$bin" -max_total_time="$seconds" $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=30 -rss_limit_mb=2048 \
+	"$bin" -max_total_time="$seconds" $([ -n "$runs" ] && echo "-runs=$runs") $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=30 -rss_limit_mb=2048 \
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$work/" \
 		$([ -f "$dict" ] && echo "-dict=$dict") "$work/corpus" "$kept" >"$work/run.log" 2>&1 || status=1
 	# with -jobs the statistics are in fuzz-N.log
