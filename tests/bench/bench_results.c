@@ -8,10 +8,15 @@
  * parsed whole into json-c trees (in a child too). Goal: a peak at most a
  * quarter of the baseline's (the commands then keep compact frames or
  * their output, never the documents). Never fails on a missed goal.
- *	bench-results [--quick] HWC_TRACE TRACE [BEFORE_HWC_TRACE]
+ *	bench-results [--quick] [--merge HWC_SUITE MERGE_INPUT] HWC_TRACE TRACE
+ *		[BEFORE_HWC_TRACE]
  * TRACE: any trace, for hwc-trace report (its frames need not match);
  * BEFORE_HWC_TRACE: another build's hwc-trace, whose peaks are printed
- * beside (an older commit's, to show before and after).
+ * beside (an older commit's, to show before and after);
+ * --merge: also `hwc-suite merge` of two jobs on two boards whose cases
+ * carry the pair (tests/bench/merge-input.py MERGE_INPUT writes their
+ * LAVA logs): its peak with the hwc-trace diffs it runs (wait4 reports the
+ * largest of a child and the children it waited for).
  */
 #define _DEFAULT_SOURCE	/* wait4(): the peak of one child */
 #include <errno.h>
@@ -19,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,6 +62,54 @@ static double peak_of(char *const argv[])
 	return (double)ru.ru_maxrss * 1024.0;
 }
 
+/* Runs argv to its end, unmeasured; exits when it fails. */
+static void run(char *const argv[])
+{
+	int status;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(1);
+	}
+	if (pid == 0) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "bench-results: %s failed (status %d)\n", argv[0], status);
+		exit(1);
+	}
+}
+
+/* hwc-suite merge of the pair as two boards' results; prints its peak. */
+static void merge_peak(char *hwc_suite, char *merge_input, char *hwc_trace, char *trace, char *a, char *b,
+	double input, double base)
+{
+	char *dir = bench_tmp_path("-merge");
+	char *rm[] = { "/bin/rm", "-rf", dir, NULL };
+
+	if (!dir || mkdir(dir, 0700) != 0) {
+		perror("bench-results: a folder for the merge");
+		exit(1);
+	}
+	{
+		char *make[] = { merge_input, trace, a, b, dir, NULL };
+		char *merge[] = { hwc_suite, "merge", dir, "--hwc-trace", hwc_trace, NULL };
+		double peak;
+
+		run(make);
+		peak = peak_of(merge);
+		printf("hwc-suite merge (two boards' jobs, the pair's results in their logs): peak %.1f MB\n",
+			peak / 1e6);
+		bench_report("merge peak memory / input", peak / input, base / input, "x", peak / base, GOAL, false);
+	}
+	run(rm);
+	free(dir);
+}
+
 /* The baseline: both files parsed whole, in a child. */
 static double whole_peak(const char *a, const char *b)
 {
@@ -84,6 +138,7 @@ static double whole_peak(const char *a, const char *b)
 int main(int argc, char **argv)
 {
 	bool quick = false;
+	char *hwc_suite = NULL, *merge_input = NULL;
 	char *a = bench_tmp_path("-a.json"), *b = bench_tmp_path("-b.json"), *page = bench_tmp_path(".html");
 	struct results_gen g = { .layers = 6 };
 	size_t size_a, size_b, largest;
@@ -96,8 +151,15 @@ int main(int argc, char **argv)
 		k += strcmp(argv[i], "--quick") != 0;
 	}
 	argc -= quick;
+	if (argc >= 4 && strcmp(argv[1], "--merge") == 0) {
+		hwc_suite = argv[2];
+		merge_input = argv[3];
+		argv += 3;
+		argc -= 3;
+	}
 	if ((argc != 3 && argc != 4) || !a || !b || !page) {
-		fprintf(stderr, "usage: bench-results [--quick] HWC_TRACE TRACE [BEFORE_HWC_TRACE]\n");
+		fprintf(stderr, "usage: bench-results [--quick] [--merge HWC_SUITE MERGE_INPUT] HWC_TRACE TRACE "
+			"[BEFORE_HWC_TRACE]\n");
 		return 2;
 	}
 	g.frames = quick ? 5000 : 100000;
@@ -122,6 +184,9 @@ int main(int argc, char **argv)
 
 		printf("hwc-trace report TRACE A B: peak %.1f MB\n", peak / 1e6);
 		bench_report("report peak memory / input", peak / input, base / input, "x", peak / base, GOAL, false);
+	}
+	if (hwc_suite) {
+		merge_peak(hwc_suite, merge_input, argv[1], argv[2], a, b, input, base);
 	}
 	if (argc == 4) {
 		char *diff[] = { argv[3], "diff", a, b, NULL };

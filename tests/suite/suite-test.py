@@ -361,6 +361,7 @@ def case_merge():
               "c3 fails at frame 2, the regression line its message: %s" % c3)
         check(c3["agreement"] and c3["agreement"]["counted"] == 20, "agreement from hwc-trace diff: %s" % c3["agreement"])
         check(json.load(open(c3["results"]))["frames"][2]["checksum"] == "0" * 32, "c3's results written back")
+        check(open(c3["results"]).read() == json.dumps(bad), "the results written back are the bytes the case sent")
         check(rows["c1"]["verdict"] == "infrastructure" and rows["c1"]["message"] == "Infrastructure error: Connection closed",
               "c1: LAVA ended the job: %s" % rows["c1"]["message"])
         check(rows["c2"]["verdict"] == "infrastructure" and rows["c2"]["message"] == "no job log",
@@ -391,6 +392,18 @@ def case_merge():
                 if r["board"] == "qemu-vkms"}
         check(rows["c0"]["verdict"] == "pass" and rows["c0"]["results"] is None and
               "md5sum" in rows["c0"]["message"], "a block that does not match its md5sum: %s" % rows["c0"]["message"])
+        check(not os.path.exists(os.path.join(out, "results", "qemu-vkms", "c0.json")),
+              "the results an earlier merge wrote for c0 are gone")
+        from hwct_suite import SuiteError, lavalog
+        log = lavalog.JobLog("-")
+        for line in block_lines("c9", 0, "not an object"):
+            log.add({"dt": "2026-01-01T00:00:00", "lvl": "target", "msg": line})
+        try:
+            log.cases["c9"].write_results(os.path.join(tmp, "c9.json"))
+            check(False, "a block of something else than a results object is refused")
+        except SuiteError as exc:
+            check("c9: results are not a JSON object" in str(exc) and not os.path.exists(os.path.join(tmp, "c9.json")),
+                  "a block of something else than a results object: %s" % exc)
         check(rows["c3"]["verdict"] == "pass" and "no end line" in rows["c3"]["message"],
               "a block without its end: %s" % rows["c3"]["message"])
 
@@ -501,14 +514,17 @@ def case_case_script():
             calls = open(os.path.join(tmp, "lava-test-case.log")).read().splitlines()
             check(calls[-1] == "case-%s --result %s" % (fake, verdict), "%s: lava-test-case %s" % (fake, calls[-1:]))
             if fake in ("pass", "regress"):
-                check(block.results() == {"frames": [{"frame": 2, "checksum": fake}]}, "%s: results read back" % fake)
+                out = os.path.join(tmp, fake + ".json")
+                check(block.write_results(out) and json.load(open(out)) == {"frames": [{"frame": 2, "checksum": fake}]},
+                      "%s: results read back" % fake)
             if fake == "regress":
                 check(any("regression: frame 2" in e for e in block.stderr), "regress: stderr in the block")
             if fake == "hang":
                 text = "\n".join(block.stderr)
                 check("still running after 2 s" in text and "thread " in text,
                       "hang: killed after the limit, with its threads: %s" % text)
-                check(block.results() is None, "hang: no results")
+                check(block.write_results(os.path.join(tmp, "hang.json")) is False and
+                      not os.path.exists(os.path.join(tmp, "hang.json")), "hang: no results")
 
 
 CASES = {"merge": case_merge, "case-script": case_case_script, "shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,

@@ -103,17 +103,14 @@ class Merge:
             row["verdict"] = "error"
         lines = [s for s in block.stderr if "regression:" in s or "error:" in s]
         row["message"] = (lines or block.stderr or [None])[0]
-        try:
-            results = block.results()
-        except SuiteError as exc:
-            row["message"] = str(exc)
-            return row
-        if results is None:
-            return row
         path = os.path.join(self.results_dir, job["board"], case["name"] + ".json")
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(results, f)
+        try:
+            if not block.write_results(path):
+                return row
+        except (SuiteError, OSError) as exc:
+            row["message"] = str(exc)
+            return row
         row["results"] = path
         if case["expect"]:
             diff, err = _diff(self.hwc_trace, case["expect"], path)
@@ -191,13 +188,21 @@ def _frame(d):
     return "frame %s (%s)" % (d["frame"], d["category"]) if d else "-"
 
 
+def _agreement(agree):
+    if not agree:
+        return "-"
+    if agree.get("ratio") is None:  # no layer decision to compare (a results without decisions)
+        return "- (%s/%s layers)" % (agree.get("agree"), agree.get("counted"))
+    return "%.3f (%s/%s layers)" % (agree["ratio"], agree["agree"], agree["counted"])
+
+
 def print_table(report, out=sys.stdout):
     print("%-16s %-20s %-14s %-22s %s" % ("board", "trace", "verdict", "first difference", "agreement"), file=out)
     for r in report["cases"]:
         agree = r["agreement"]
         print("%-16s %-20s %-14s %-22s %s" % (
             r["board"], r["case"], r["verdict"], _frame(r["first_difference"]),
-            "%.3f (%s/%s layers)" % (agree["ratio"], agree["agree"], agree["counted"]) if agree else "-"), file=out)
+            _agreement(agree)), file=out)
         if r["verdict"] != "pass" and r["message"]:
             print("    %s" % r["message"], file=out)
     for c in report["boards_compared"]:
