@@ -503,7 +503,7 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 		opts->vm_board || opts->vm_arch || opts->vm_replay) {
 		if (opts->target != REPLAY_TARGET_DEFAULT && opts->target != REPLAY_TARGET_VM) {
 			return usage_error(err, "--kernel, --kernel-image, --kernel-modules, --userland, --board, --arch "
-				"and --vm-replay choose the kernel, userland, device and guest of --vm");
+				"and --vm-replay choose the kernel, userland and device of --vm, and the guest's program");
 		}
 		if (opts->vm_arch && strcmp(opts->vm_arch, "arm64") == 0 && (opts->vm_kernel || opts->vm_board)) {
 			return usage_error(err, "--arch arm64 boots Debian's arm64 6.1 or a --kernel-image: "

@@ -281,6 +281,14 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	if (len > 0) {
 		self[len] = '\0';
 	}
+	if (len > 0) {
+		/* before the harness: a wrong program is the user's error wherever the VM is */
+		status = guest_program(o, arch, self, guest);
+		if (status) {
+			free(args);
+			return status;
+		}
+	}
 	/* HWCT_VM_RUN, when set, is the harness even when it is not there (an error then) */
 	if (!from_env && (!*vm_run || access(vm_run, X_OK) != 0) && len > 0 &&
 		build_tree_harness(self, tree_run, tree_cache)) {
@@ -310,11 +318,6 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 		replay_error("cannot run %s: %s", vm_run, strerror(errno));
 		free(args);
 		return REPLAY_EXIT_FAILED;
-	}
-	status = guest_program(o, arch, self, guest);
-	if (status) {
-		free(args);
-		return status;
 	}
 	if (o->vm_board) {
 		int ret = write_vkms_board(o, board_file);
