@@ -229,9 +229,14 @@ static int guest_program(const struct replay_options *o, const char *arch, const
 		stat(out, &st) == 0) {
 		return check_guest_program(out, arch, "the cross build's");
 	}
-	replay_error("--vm --arch %s needs an hwc-replay built for %s: give one with --vm-replay PATH, or build "
-		"build-aarch64 beside this build tree (meson setup build-aarch64 --cross-file "
-		"cross/aarch64-linux-gnu.txt && ninja -C build-aarch64; docs/cross.md)", arch, arch);
+	if (strcmp(arch, "arm64") == 0) {
+		replay_error("--vm --arch arm64 needs an hwc-replay built for arm64: give one with --vm-replay PATH, "
+			"or build build-aarch64 beside this build tree (meson setup build-aarch64 --cross-file "
+			"cross/aarch64-linux-gnu.txt && ninja -C build-aarch64; docs/cross.md)");
+	} else {
+		replay_error("--vm --arch %s needs an hwc-replay built for %s: give one with --vm-replay PATH "
+			"(an x86-64 build's replayer/hwc-replay)", arch, arch);
+	}
 	return o->expect ? REPLAY_EXIT_UNTESTABLE : REPLAY_EXIT_TARGET;
 }
 
