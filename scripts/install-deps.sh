@@ -27,8 +27,10 @@ declare -A groups=(
 	# the cross configurations (cross/*.txt, tests/README.md): Debian's cross compilers and
 	# their C libraries, qemu-user to run aarch64/armhf programs, the arm64 libraries by
 	# multiarch (the architecture is added first, below); the i386 and armhf libraries are
-	# unpacked into a sysroot by scripts/cross-sysroot.sh instead (that script says why)
-	[cross]="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu qemu-user-static
+	# unpacked into a sysroot by scripts/cross-sysroot.sh instead (that script says why);
+	# qemu-system-arm boots the arm64 kernel the aarch64 hwc-replay runs on (vm-run --arch
+	# arm64, which also needs the vm group: linux-source-6.1, the amd64 headers' ABI)
+	[cross]="gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf gcc-i686-linux-gnu qemu-user-static qemu-system-arm
 		libc6-dev-i386-cross libc6-dev-armhf-cross libzstd-dev:arm64 libxxhash-dev:arm64
 		libprotobuf-c-dev:arm64 libjson-c-dev:arm64 libdrm-dev:arm64 libgbm-dev:arm64
 		libpixman-1-dev:arm64 libpng-dev:arm64"

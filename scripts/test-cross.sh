@@ -3,7 +3,10 @@
 #   1. builds build-aarch64, build-armhf and build-i686 from cross/*.txt;
 #   2. runs unit tests on each: aarch64 and armhf under qemu-user, i686 natively
 #      (which tests on which architecture, and why: tests/README.md);
-#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build.
+#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build;
+#   4. tests/cross/vm-arm64.sh: replays on an arm64 kernel under qemu-system-aarch64 (the
+#      aarch64 hwc-replay) equal the x86-64 VM's, plans and writeback checksums (skipped
+#      with HWCT_SKIP_VM=1, as test.sh's VM step).
 # Usage: scripts/test-cross.sh LOGDIR [--full]
 #   LOGDIR gets one meson JSON log per suite (cross-ARCH.json) and cross-trace.json, which
 #   test.sh's summary counts. --full runs the whole unit suite on every architecture.
@@ -110,5 +113,22 @@ if [ ${#built[@]} -gt 0 ] && [ -x build/traces/hwct-scenario ]; then
 	python3 -c 'import json, sys; print(json.dumps({"name": "cross-trace", "result": sys.argv[1],
 	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/cross-trace.log" \
 		>"$logs/cross-trace.json"
+fi
+if [[ " ${built[*]} " == *" build-aarch64 "* ]] && [ -x build/replayer/hwc-replay ]; then
+	start=$SECONDS
+	if [ "${HWCT_SKIP_VM:-0}" = 1 ]; then
+		result=SKIP
+		echo "HWCT_SKIP_VM=1: no VM" >"$logs/vm-arm64.log"
+	elif bash tests/cross/vm-arm64.sh build/vm-arm64 build build-aarch64 >"$logs/vm-arm64.log" 2>&1; then
+		result=OK
+	else
+		result=FAIL
+		status=1
+	fi
+	grep -E '^(FAIL|ok)' "$logs/vm-arm64.log" | head -n 20
+	echo "vm-arm64: $result ($((SECONDS - start)) s)"
+	python3 -c 'import json, sys; print(json.dumps({"name": "vm-arm64", "result": sys.argv[1],
+	    "duration": int(sys.argv[3]), "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' \
+		"$result" "$logs/vm-arm64.log" "$((SECONDS - start))" >"$logs/vm-arm64.json"
 fi
 exit $status

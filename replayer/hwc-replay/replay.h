@@ -94,6 +94,8 @@ struct replay_options {
 	const char *vm_kernel_modules;	/* --vm --kernel-modules: its modules folder, NULL none */
 	const char *vm_userland;	/* --vm --userland: the guest's root folder, NULL the host's */
 	const char *vm_board;		/* --vm --board: a drm_info dump vkms is shaped like; NULL vkms's own */
+	const char *vm_arch;		/* --vm --arch: amd64 or arm64; NULL this program's own (replay_vm.c) */
+	const char *vm_replay;		/* --vm --vm-replay: the hwc-replay the guest runs; NULL a default */
 	bool quiet;			/* no notes on stderr, no progress */
 	bool progress;			/* a progress bar on stderr (main: stderr is a TTY) */
 	bool hwc2_end_close;		/* --hwc2-end close: tear down with close() instead of Android's end */

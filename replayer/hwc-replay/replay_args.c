@@ -43,6 +43,8 @@ enum option_key {
 	OPT_USERLAND,
 	OPT_BOARD,
 	OPT_YUV_MODEL,
+	OPT_ARCH,
+	OPT_VM_REPLAY,
 };
 
 struct option_def {
@@ -84,6 +86,8 @@ static const struct option_def options[] = {
 	{ "hwc2-call-log", 0, true, OPT_HWC2_CALL_LOG },
 	{ "userland", 0, true, OPT_USERLAND },
 	{ "board", 0, true, OPT_BOARD },
+	{ "arch", 0, true, OPT_ARCH },
+	{ "vm-replay", 0, true, OPT_VM_REPLAY },
 };
 
 #define OPTION_COUNT (sizeof(options) / sizeof(options[0]))
@@ -108,7 +112,12 @@ static void print_help(FILE *f)
 		"    --board BOARD          on a vkms device shaped like the board's drm_info dump\n"
 		"                           (its CRTCs, planes and their types; configfs: --kernel\n"
 		"                           7.x, the newest line by default); hwc-trace board --vkms\n"
-		"                           shows what is copied and what is not\n\n"
+		"                           shows what is copied and what is not\n"
+		"    --arch amd64|arm64     the guest's architecture (default this program's): arm64\n"
+		"                           boots Debian's arm64 6.1 under qemu-system-aarch64\n"
+		"    --vm-replay PATH       the hwc-replay the guest runs (default: this program when\n"
+		"                           of the guest's architecture, else for arm64 the cross\n"
+		"                           build beside this one's, ../build-aarch64/replayer/hwc-replay)\n\n"
 		"options:\n"
 		"  --planner drmhwc|search  plane planner (default drmhwc)\n"
 		"  --compositor pixman|gl   compositor of the output (default pixman)\n"
@@ -369,6 +378,18 @@ static int apply(struct replay_options *opts, const struct option_def *o, const 
 	case OPT_QUIET:
 		opts->quiet = true;
 		return 0;
+	case OPT_ARCH:
+		if (strcmp(v, "amd64") != 0 && strcmp(v, "arm64") != 0) {
+			return usage_error(err, "--arch: '%s' is not amd64 or arm64", v);
+		}
+		opts->vm_arch = v;
+		return 0;
+	case OPT_VM_REPLAY:
+		if (!v[0]) {
+			return usage_error(err, "--vm-replay needs a value");
+		}
+		opts->vm_replay = v;
+		return 0;
 	case OPT_KERNEL:
 	case OPT_KERNEL_IMAGE:
 	case OPT_KERNEL_MODULES:
@@ -479,10 +500,14 @@ int replay_args_parse(struct replay_options *opts, int argc, char **argv, FILE *
 	if (opts->vm_board && opts->target == REPLAY_TARGET_DEVICE) {
 		/* inside the VM: the device is vkms shaped like the board (replay_board.h) */
 	} else if (opts->vm_kernel || opts->vm_kernel_image || opts->vm_kernel_modules || opts->vm_userland ||
-		opts->vm_board) {
+		opts->vm_board || opts->vm_arch || opts->vm_replay) {
 		if (opts->target != REPLAY_TARGET_DEFAULT && opts->target != REPLAY_TARGET_VM) {
-			return usage_error(err, "--kernel, --kernel-image, --kernel-modules, --userland and --board "
-				"choose the kernel, userland and device of --vm");
+			return usage_error(err, "--kernel, --kernel-image, --kernel-modules, --userland, --board, --arch "
+				"and --vm-replay choose the kernel, userland and device of --vm, and the guest's program");
+		}
+		if (opts->vm_arch && strcmp(opts->vm_arch, "arm64") == 0 && (opts->vm_kernel || opts->vm_board)) {
+			return usage_error(err, "--arch arm64 boots Debian's arm64 6.1 or a --kernel-image: "
+				"--kernel and --board (a 7.x kernel) are amd64's only");
 		}
 		if (opts->vm_kernel && opts->vm_kernel_image) {
 			return usage_error(err, "--kernel and --kernel-image exclude each other");

@@ -7,7 +7,10 @@
  * VM's kernel, --userland its root folder (vm-run's options of the same names).
  * --board DUMP shapes vkms like the dump's board (board_vkms.c, vm-run's
  * --vkms-board), on the newest kernel line unless a kernel is given; the
- * guest's replay gets --board too (replay_board.h).
+ * guest's replay gets --board too (replay_board.h). --arch arm64 boots an arm64
+ * kernel (vm-run --arch arm64), where the guest runs an aarch64 hwc-replay:
+ * --vm-replay's, this program when it is one, else the cross build beside this
+ * build tree's (guest_program).
  *
  * The harness is HWCT_VM_RUN, else the installed one (libexecdir/hwctrace),
  * else, for a program of a build tree, the vm-run link beside it with the
@@ -20,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +38,22 @@
 #define HWCT_VM_CACHE ""
 #endif
 
+/* the architecture of this program, the guest's by default (an i686 or armhf
+ * program runs on the 64-bit kernel of its family) */
+#if defined(__aarch64__) || defined(__arm__)
+#define OWN_ARCH "arm64"
+#else
+#define OWN_ARCH "amd64"
+#endif
+
+/* ELF e_machine values (the ELF gABI) of the programs each guest runs */
+enum {
+	ELF_MACHINE_386 = 3,
+	ELF_MACHINE_ARM = 40,
+	ELF_MACHINE_X86_64 = 62,
+	ELF_MACHINE_AARCH64 = 183,
+};
+
 static const char *setting(const char *env, const char *built)
 {
 	const char *v = getenv(env);
@@ -47,7 +67,7 @@ static const char *setting(const char *env, const char *built)
 static int host_only(const char *arg)
 {
 	static const char *const with_value[] = { "--results", "--kernel", "--kernel-image", "--kernel-modules",
-		"--userland" };
+		"--userland", "--arch", "--vm-replay" };
 
 	if (strcmp(arg, "--vm") == 0) {
 		return 1;
@@ -147,6 +167,80 @@ static size_t add_kernel_args(const struct replay_options *o, char **args, size_
 }
 
 /*
+ * Checks that path is an ELF program the guest of arch runs (aarch64 or arm
+ * for arm64, x86-64 or i386 for amd64). Returns 0, or an exit status with the
+ * error reported (what names the option or default it came from).
+ */
+static int check_guest_program(const char *path, const char *arch, const char *what)
+{
+	unsigned char h[20];
+	bool arm64 = strcmp(arch, "arm64") == 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd >= 0 ? read(fd, h, sizeof(h)) : -1;
+	unsigned machine;
+
+	if (fd < 0) {
+		replay_error("%s %s: %s", what, path, strerror(errno));
+		return REPLAY_EXIT_TARGET;
+	}
+	close(fd);
+	if (got != (ssize_t)sizeof(h) || memcmp(h, "\177ELF", 4) != 0) {
+		replay_error("%s %s: not an ELF program", what, path);
+		return REPLAY_EXIT_TARGET;
+	}
+	/* e_machine: 2 bytes at offset 18, in the file's byte order (EI_DATA 1: little) */
+	machine = h[5] == 1 ? (unsigned)h[18] | (unsigned)h[19] << 8 : (unsigned)h[18] << 8 | (unsigned)h[19];
+	if (arm64 ? machine != ELF_MACHINE_AARCH64 && machine != ELF_MACHINE_ARM :
+		machine != ELF_MACHINE_X86_64 && machine != ELF_MACHINE_386) {
+		replay_error("%s %s: a program for ELF machine %u, not for the %s guest (%s)", what, path, machine,
+			arch, arm64 ? "aarch64 or arm" : "x86-64 or i386");
+		return REPLAY_EXIT_TARGET;
+	}
+	return 0;
+}
+
+/*
+ * The hwc-replay the guest of arch runs, written to out: --vm-replay's; this
+ * program (self) when of that architecture; else, for arm64, the aarch64 cross
+ * build beside this build tree (<build>/replayer/hwc-replay ->
+ * <build>/../build-aarch64/replayer/hwc-replay, the folder scripts/test-cross.sh
+ * builds). Returns 0, or an exit status with the error reported.
+ */
+static int guest_program(const struct replay_options *o, const char *arch, const char *self, char out[PATH_MAX])
+{
+	const char *slash = strrchr(self, '/');
+	int dir = slash ? (int)(slash - self) : 0;
+	struct stat st;
+
+	if (o->vm_replay) {
+		/* a relative path serves: the guest runs in this working directory */
+		if (snprintf(out, PATH_MAX, "%s", o->vm_replay) >= PATH_MAX) {
+			replay_error("--vm-replay: path too long");
+			return REPLAY_EXIT_USAGE;
+		}
+		return check_guest_program(out, arch, "--vm-replay");
+	}
+	if (strcmp(arch, OWN_ARCH) == 0) {
+		snprintf(out, PATH_MAX, "%s", self);
+		return 0;
+	}
+	if (strcmp(arch, "arm64") == 0 && slash &&
+		snprintf(out, PATH_MAX, "%.*s/../../build-aarch64/replayer/hwc-replay", dir, self) < PATH_MAX &&
+		stat(out, &st) == 0) {
+		return check_guest_program(out, arch, "the cross build's");
+	}
+	if (strcmp(arch, "arm64") == 0) {
+		replay_error("--vm --arch arm64 needs an hwc-replay built for arm64: give one with --vm-replay PATH, "
+			"or build build-aarch64 beside this build tree (meson setup build-aarch64 --cross-file "
+			"cross/aarch64-linux-gnu.txt && ninja -C build-aarch64; docs/cross.md)");
+	} else {
+		replay_error("--vm --arch %s needs an hwc-replay built for %s: give one with --vm-replay PATH "
+			"(an x86-64 build's replayer/hwc-replay)", arch, arch);
+	}
+	return o->expect ? REPLAY_EXIT_UNTESTABLE : REPLAY_EXIT_TARGET;
+}
+
+/*
  * An uninstalled program's harness: the vm-run beside self (a link the build
  * makes) and the build tree's vm-cache, written to run and cache. Returns
  * whether there is one.
@@ -169,7 +263,8 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	bool from_env = env_run && *env_run;
 	const char *vm_run = from_env ? env_run : HWCT_VM_RUN;
 	const char *cache = setting("HWCT_VM_CACHE", HWCT_VM_CACHE);
-	char self[PATH_MAX], cwd[PATH_MAX], board_file[PATH_MAX] = "";
+	char self[PATH_MAX], cwd[PATH_MAX], board_file[PATH_MAX] = "", guest[PATH_MAX];
+	const char *arch = o->vm_arch ? o->vm_arch : OWN_ARCH;
 	char tree_run[PATH_MAX], tree_cache[PATH_MAX];
 	char **args = calloc((size_t)argc + 24, sizeof(*args));
 	size_t n = 0;
@@ -191,6 +286,14 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	if (len > 0) {
 		self[len] = '\0';
 	}
+	if (len > 0) {
+		/* before the harness: a wrong program is the user's error wherever the VM is */
+		status = guest_program(o, arch, self, guest);
+		if (status) {
+			free(args);
+			return status;
+		}
+	}
 	/* HWCT_VM_RUN, when set, is the harness even when it is not there (an error then) */
 	if (!from_env && (!*vm_run || access(vm_run, X_OK) != 0) && len > 0 &&
 		build_tree_harness(self, tree_run, tree_cache)) {
@@ -204,6 +307,10 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 		return o->expect ? REPLAY_EXIT_UNTESTABLE : REPLAY_EXIT_TARGET;
 	}
 	args[n++] = (char *)vm_run;
+	if (strcmp(arch, "amd64") != 0) {
+		args[n++] = "--arch";
+		args[n++] = (char *)arch;
+	}
 	if (*cache) {
 		args[n++] = "--cache";
 		args[n++] = (char *)cache;
@@ -230,7 +337,7 @@ int replay_vm_exec(const struct replay_options *o, int argc, char **argv)
 	args[n++] = "--cwd";
 	args[n++] = cwd;
 	args[n++] = "--";
-	args[n++] = self;
+	args[n++] = guest;
 	for (int i = 1; i < argc; i++) {
 		int skip = host_only(argv[i]);
 
