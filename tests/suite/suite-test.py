@@ -65,11 +65,63 @@ def run(*args, status=0):
     return p
 
 
+def make_elf(path, machine=62, bits=64, interp=None, needed=(), runpath=None, rpath=None, soname=None,
+             flags=0, mode=0o755):
+    """Writes a small ELF file as a linker lays one out for the loader: an ELF header,
+    program headers (PT_LOAD of the whole file at 0x10000, PT_INTERP, PT_DYNAMIC), the
+    interpreter's name, the dynamic string table and the dynamic section; machine 62 is
+    x86-64, 183 AArch64, 40 ARM."""
+    import struct
+    strtab = b"\0"
+    offsets = {}
+    for text in list(needed) + [t for t in (runpath, rpath, soname) if t]:
+        offsets[text] = len(strtab)
+        strtab += text.encode() + b"\0"
+    dyn = [(1, offsets[n]) for n in needed]
+    dyn += [(tag, offsets[t]) for tag, t in ((29, runpath), (15, rpath), (14, soname)) if t]
+    ehsize, phentsize = (64, 56) if bits == 64 else (52, 32)
+    phnum = 3 if interp else 2
+    interp_off = ehsize + phnum * phentsize
+    interp_b = interp.encode() + b"\0" if interp else b""
+    str_off = interp_off + len(interp_b)
+    dyn_off = str_off + len(strtab)
+    base = 0x10000
+    dyn += [(5, base + str_off), (10, len(strtab)), (0, 0)]
+    dyn_fmt = "<qQ" if bits == 64 else "<iI"
+    dyn_b = b"".join(struct.pack(dyn_fmt, t, v) for t, v in dyn)
+    size = dyn_off + len(dyn_b)
+    ident = b"\x7fELF" + bytes([2 if bits == 64 else 1, 1, 1]) + bytes(9)
+    hfmt = "<HHIQQQIHHHHHH" if bits == 64 else "<HHIIIIIHHHHHH"
+    head = ident + struct.pack(hfmt, 3, machine, 1, 0, ehsize, 0, flags, ehsize, phentsize, phnum, 0, 0, 0)
+
+    def ph(p_type, offset, filesz):
+        if bits == 64:
+            return struct.pack("<IIQQQQQQ", p_type, 4, offset, base + offset, base + offset, filesz, filesz, 8)
+        return struct.pack("<IIIIIIII", p_type, offset, base + offset, base + offset, filesz, filesz, 4, 4)
+    phs = ph(1, 0, size) + (ph(3, interp_off, len(interp_b)) if interp else b"") + ph(2, dyn_off, len(dyn_b))
+    with open(path, "wb") as f:
+        f.write(head + phs + interp_b + strtab + dyn_b)
+    os.chmod(path, mode)
+    return path
+
+
+def make_bundle(path, machine=62):
+    """A bundle whose hwc-replay is a stand-in ELF file of machine."""
+    with tempfile.TemporaryDirectory() as tmp:
+        make_elf(os.path.join(tmp, "hwc-replay"), machine, interp="/lib/ld.so", needed=["libc.so.6"])
+        with tarfile.open(path, "w") as t:
+            t.add(os.path.join(tmp, "hwc-replay"), "usr/bin/hwc-replay")
+    return path
+
+
 def board_files(tmp):
-    """Stand-ins for the board's files: jobs only name them."""
-    for name in ("kernel", "ramdisk.cpio", "modules.tar", "bundle.tar"):
+    """Stand-ins for the board's files: jobs only name them, but for the bundle, whose
+    hwc-replay's machine must be the board's arch (x86-64 for amd64, AArch64 for arm64)."""
+    for name in ("kernel", "ramdisk.cpio", "modules.tar"):
         with open(os.path.join(tmp, name), "wb") as f:
             f.write(name.encode())
+    make_bundle(os.path.join(tmp, "bundle.tar"))
+    make_bundle(os.path.join(tmp, "bundle-arm64.tar"), 183)
 
 
 def write_suite(tmp, traces, extra_board="", extra="", name="suite.yaml"):
