@@ -3,7 +3,9 @@
 #   1. builds build-aarch64, build-armhf and build-i686 from cross/*.txt;
 #   2. runs unit tests on each: aarch64 and armhf under qemu-user, i686 natively
 #      (which tests on which architecture, and why: tests/README.md);
-#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build.
+#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build;
+#   4. tests/suite/arch-suite.py: an amd64 and an arm64 qemu board of one hwc-suite suite,
+#      run by lava-run with build's and build-aarch64's hwc-replay (not with HWCT_SKIP_VM=1).
 # Usage: scripts/test-cross.sh LOGDIR [--full]
 #   LOGDIR gets one meson JSON log per suite (cross-ARCH.json) and cross-trace.json, which
 #   test.sh's summary counts. --full runs the whole unit suite on every architecture.
@@ -110,5 +112,25 @@ if [ ${#built[@]} -gt 0 ] && [ -x build/traces/hwct-scenario ]; then
 	python3 -c 'import json, sys; print(json.dumps({"name": "cross-trace", "result": sys.argv[1],
 	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/cross-trace.log" \
 		>"$logs/cross-trace.json"
+fi
+
+# an amd64 and an arm64 board in one suite, run by LAVA's dispatcher: here, where both
+# builds are (tests/README.md says why not in the vm suite); the VMs' cache is the vm suite's
+if [ "${HWCT_SKIP_VM:-0}" != 1 ] && [[ " ${built[*]} " == *" build-aarch64 "* ]] &&
+	[ -x build/replayer/hwc-replay ] && [ -x build/analyzers/hwc-trace ]; then
+	start=$(date +%s)
+	python3 tests/suite/arch-suite.py replayer/suite/hwc-suite "$PWD/build/replayer/hwc-replay" \
+		"$PWD/build-aarch64/replayer/hwc-replay" "$PWD/build/analyzers/hwc-trace" tests/vm/vm-prepare \
+		"$PWD/build/vm-cache" "$PWD" >"$logs/arch-suite.log" 2>&1
+	case $? in
+	0) result=OK ;;
+	77) result=SKIP ;;
+	*) result=FAIL status=1 ;;
+	esac
+	grep -E '^(FAIL|arch-suite: )' "$logs/arch-suite.log" | head -n 20
+	echo "arch-suite: $result ($(grep -c '^ok' "$logs/arch-suite.log") checks passed, $(($(date +%s) - start)) s)"
+	python3 -c 'import json, sys; print(json.dumps({"name": "arch-suite", "result": sys.argv[1],
+	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/arch-suite.log" \
+		>"$logs/arch-suite.json"
 fi
 exit $status

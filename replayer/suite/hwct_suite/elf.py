@@ -56,8 +56,9 @@ ARCHES = {
 MACHINE_NAMES = {EM_386: "i386", EM_ARM: "ARM", EM_X86_64: "x86-64", EM_AARCH64: "AArch64", EM_RISCV: "RISC-V"}
 
 LD_SO_CONF = "/etc/ld.so.conf"
-# no file is read past this: a header claiming more is corrupt
-MAX_TABLE = 1 << 20
+# no table is read whole past this size (the dynamic string table of the largest
+# libraries is a few MiB): a header claiming more is corrupt
+MAX_TABLE = 64 << 20
 
 
 class ElfError(SuiteError):
@@ -111,10 +112,10 @@ class _Reader:
         raise ElfError("%s: %s" % (self.path, why))
 
     def read(self, offset, length, what):
-        if length > MAX_TABLE:
-            self.fail("corrupt ELF: %s of %d bytes" % (what, length))
         if offset < 0 or offset + length > self.size:
             self.fail("truncated ELF: %s at bytes %d-%d, the file has %d" % (what, offset, offset + length, self.size))
+        if length > MAX_TABLE:
+            self.fail("corrupt ELF: %s of %d bytes" % (what, length))
         self.f.seek(offset)
         data = self.f.read(length)
         if len(data) != length:
@@ -294,7 +295,7 @@ def _expand(folder, obj):
 def _find(name, obj, program, library_path, defaults):
     """The paths the loader tries, in order, for the library name that obj needs."""
     if "/" in name:
-        return [name]
+        return [os.path.normpath(name)]
     dirs = []
     if not obj.runpath:
         dirs += [_expand(d, obj) for d in obj.rpath]
@@ -303,7 +304,7 @@ def _find(name, obj, program, library_path, defaults):
     dirs += list(library_path)
     dirs += [_expand(d, obj) for d in obj.runpath]
     dirs += defaults
-    return [os.path.join(d, name) for d in dirs]
+    return [os.path.normpath(os.path.join(d, name)) for d in dirs]
 
 
 def closure(path, library_path=(), root="/"):
