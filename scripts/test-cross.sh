@@ -116,21 +116,26 @@ fi
 
 # an amd64 and an arm64 board in one suite, run by LAVA's dispatcher: here, where both
 # builds are (tests/README.md says why not in the vm suite); the VMs' cache is the vm suite's
-if [ "${HWCT_SKIP_VM:-0}" != 1 ] && [[ " ${built[*]} " == *" build-aarch64 "* ]] &&
-	[ -x build/replayer/hwc-replay ] && [ -x build/analyzers/hwc-trace ]; then
-	start=$(date +%s)
-	python3 tests/suite/arch-suite.py replayer/suite/hwc-suite "$PWD/build/replayer/hwc-replay" \
-		"$PWD/build-aarch64/replayer/hwc-replay" "$PWD/build/analyzers/hwc-trace" tests/vm/vm-prepare \
-		"$PWD/build/vm-cache" "$PWD" >"$logs/arch-suite.log" 2>&1
-	case $? in
-	0) result=OK ;;
-	77) result=SKIP ;;
-	*) result=FAIL status=1 ;;
-	esac
+if [[ " ${built[*]} " == *" build-aarch64 "* ]] && [ -x build/replayer/hwc-replay ] &&
+	[ -x build/analyzers/hwc-trace ]; then
+	start=$SECONDS
+	if [ "${HWCT_SKIP_VM:-0}" = 1 ]; then
+		result=SKIP
+		echo "HWCT_SKIP_VM=1: no VM" >"$logs/arch-suite.log"
+	else
+		python3 tests/suite/arch-suite.py replayer/suite/hwc-suite "$PWD/build/replayer/hwc-replay" \
+			"$PWD/build-aarch64/replayer/hwc-replay" "$PWD/build/analyzers/hwc-trace" tests/vm/vm-prepare \
+			"$PWD/build/vm-cache" "$PWD" >"$logs/arch-suite.log" 2>&1
+		case $? in
+		0) result=OK ;;
+		77) result=SKIP ;;
+		*) result=FAIL status=1 ;;
+		esac
+	fi
 	grep -E '^(FAIL|arch-suite: )' "$logs/arch-suite.log" | head -n 20
-	echo "arch-suite: $result ($(grep -c '^ok' "$logs/arch-suite.log") checks passed, $(($(date +%s) - start)) s)"
+	echo "arch-suite: $result ($(grep -c '^ok' "$logs/arch-suite.log") checks passed, $((SECONDS - start)) s)"
 	python3 -c 'import json, sys; print(json.dumps({"name": "arch-suite", "result": sys.argv[1],
-	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/arch-suite.log" \
-		>"$logs/arch-suite.json"
+	    "duration": int(sys.argv[3]), "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' \
+		"$result" "$logs/arch-suite.log" "$((SECONDS - start))" >"$logs/arch-suite.json"
 fi
 exit $status

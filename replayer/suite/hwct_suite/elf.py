@@ -356,5 +356,5 @@ def _loader_file(program, defaults, root):
                     return cand
             except ElfError:
                 continue
-    raise ElfError("%s: its dynamic loader %s (%s) not found here (looked in %s)" % (
+    raise ElfError("%s: its dynamic loader %s for %s not found here (looked in %s)" % (
         program.path, name, program.machine_name, ", ".join(_unique(os.path.dirname(t) for t in tried))))
