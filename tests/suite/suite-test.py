@@ -27,6 +27,10 @@ arch        boards' architecture: an amd64 and an arm64 board give a job each, v
             schema, context arch amd64 and arm64, arch in the manifest; a board whose bundle's
             hwc-replay is of another machine is refused naming both, as are an unknown arch,
             a context arch that contradicts it and a bundle that is not one
+board-files board-files on stand-in vm-prepare folders: the arch of the modules' ELF machine,
+            the VM's own static busybox in the ramdisk; a busybox of another machine or
+            dynamically linked, modules of no board architecture, an hwc-replay of another
+            architecture (naming both) refused
 device      lava/qemu-hwct.yaml and qemu-hwct-arm64.yaml have the qemu program, machine, CPU
             and TCG that lava-server renders from lava/qemu-hwct.jinja2 for each arch
 case-script lava/hwct-case under busybox sh with a stand-in hwc-replay and lava-test-case:
@@ -536,6 +540,64 @@ def case_arch():
         check("script.tar: usr/bin/hwc-replay: not an ELF file" in p.stderr, "%r" % p.stderr.strip())
 
 
+def fake_vm(folder, module_machine, busybox_machine=None, busybox_dynamic=False):
+    """A folder as vm-prepare writes one: kernel, and initramfs.cpio with stand-in modules
+    of module_machine and, unless busybox_machine is None, a stand-in bin/busybox."""
+    root = os.path.join(folder, "root")
+    os.makedirs(os.path.join(root, "lib", "modules"))
+    os.makedirs(os.path.join(root, "bin"))
+    for name in ("drm", "vkms"):
+        make_elf(os.path.join(root, "lib", "modules", name + ".ko"), module_machine)
+    with open(os.path.join(root, "lib", "modules", "load-order"), "w") as f:
+        f.write("drm\nvkms\n")
+    if busybox_machine:
+        make_elf(os.path.join(root, "bin", "busybox"), busybox_machine,
+                 interp="/lib/ld.so" if busybox_dynamic else None, needed=["libc.so.6"] if busybox_dynamic else ())
+    with open(os.path.join(folder, "kernel"), "wb") as f:
+        f.write(b"kernel")
+    names = subprocess.run(["find", "."], cwd=root, capture_output=True, text=True, check=True).stdout
+    with open(os.path.join(folder, "initramfs.cpio"), "wb") as out:
+        subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=names.encode(), stdout=out, check=True)
+    return folder
+
+
+def case_board_files():
+    """board-files on stand-in vm-prepare folders: the architecture from the modules' ELF
+    machine, the VM's own busybox (static, of that architecture) in the ramdisk, and an
+    hwc-replay of another architecture refused."""
+    if not shutil.which("cpio"):
+        print("cpio not found (scripts/install-deps.sh vm)")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        arm = fake_vm(os.path.join(tmp, "arm"), 183, 183)
+        out = os.path.join(tmp, "out-arm")
+        p = run("board-files", "--from-vm", arm, "-o", out)
+        check("arch: arm64\n" in p.stdout, "an arm64 VM's board files say arm64: %r" % p.stdout)
+        listing = subprocess.run(["cpio", "-it", "--quiet"], stdin=open(os.path.join(out, "ramdisk.cpio"), "rb"),
+                                 capture_output=True, text=True).stdout.split()
+        subprocess.run(["cpio", "-id", "--quiet", "bin/busybox"], stdin=open(os.path.join(out, "ramdisk.cpio"), "rb"),
+                       cwd=tmp, check=True)
+        check("bin/busybox" in listing and "init" in listing and
+              open(os.path.join(tmp, "bin", "busybox"), "rb").read() ==
+              open(os.path.join(arm, "root", "bin", "busybox"), "rb").read(),
+              "the ramdisk has the VM's own busybox and init: %s" % listing)
+        with tarfile.open(os.path.join(out, "modules.tar")) as t:
+            check(sorted(t.getnames())[-3:] == ["lib/modules/hwct/drm.ko", "lib/modules/hwct/load-order",
+                                                "lib/modules/hwct/vkms.ko"], "the modules: %s" % t.getnames())
+        if HWC_REPLAY:
+            p = run("board-files", "--from-vm", arm, "--replay", HWC_REPLAY, "-o", out, status=2)
+            check(HWC_REPLAY in p.stderr and "x86-64 (amd64)" in p.stderr and "are arm64" in p.stderr,
+                  "an amd64 hwc-replay for an arm64 VM is refused, naming both: %r" % p.stderr)
+        for name, vm, want in (
+                ("x86-busybox", fake_vm(os.path.join(tmp, "x86bb"), 183, 62), "x86-64 (amd64)"),
+                ("dynamic-busybox", fake_vm(os.path.join(tmp, "dyn"), 183, 183, True), "dynamically linked"),
+                ("riscv", fake_vm(os.path.join(tmp, "riscv"), 243, 243), "RISC-V (riscv64), not of a board")):
+            p = run("board-files", "--from-vm", vm, "-o", os.path.join(tmp, "o"), status=2)
+            check(want in p.stderr, "%s: refused: %r" % (name, p.stderr))
+        p = run("board-files", "--from-vm", os.path.join(tmp, "nothing"), "-o", os.path.join(tmp, "o"), status=2)
+        check("is %s a vm-prepare folder" % os.path.join(tmp, "nothing") in p.stderr, "no VM folder: %r" % p.stderr)
+
+
 def case_device():
     """The device dictionaries of this machine's qemu (lava/qemu-hwct*.yaml) are what
     lava-server renders from lava/qemu-hwct.jinja2 with each architecture's job context:
@@ -823,7 +885,7 @@ def case_case_script():
 
 CASES = {"merge": case_merge, "case-script": case_case_script, "shards": case_shards, "schema": case_schema,
          "jobs": case_jobs, "errors": case_errors, "bundle": case_bundle, "server": case_server, "elf": case_elf,
-         "arch": case_arch, "device": case_device}
+         "arch": case_arch, "device": case_device, "board-files": case_board_files}
 CASES[CASE]()
 if failures:
     print("%d check(s) failed" % len(failures))

@@ -21,7 +21,7 @@ import subprocess
 import tarfile
 import tempfile
 
-from . import SuiteError, elf
+from . import BOARD_ARCHES, SuiteError, elf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # lava/ beside the package in the source tree; the installed layout keeps it so too.
@@ -178,9 +178,9 @@ def vm_board_files(prepared, out_dir, busybox="/bin/busybox"):
             raise SuiteError("%s: no kernel modules (lib/modules/*.ko) in it" % initramfs)
         module = elf.read(os.path.join(mods, "vkms.ko" if "vkms.ko" in kos else kos[0]))
         arch = module.arch
-        if arch not in elf.ARCHES:
-            raise SuiteError("%s: modules of %s, an architecture hwc-suite has no board of" %
-                             (initramfs, module.machine_name))
+        if arch not in BOARD_ARCHES:
+            raise SuiteError("%s: modules of %s, not of a board architecture (%s)" %
+                             (initramfs, module.machine_name, ", ".join(BOARD_ARCHES)))
         own = os.path.join(unpack, "bin", "busybox")
         if os.path.isfile(own) and not os.path.islink(own):
             busybox = own

@@ -8,7 +8,7 @@ import json
 import os
 import re
 
-from . import SuiteError, artifacts
+from . import BOARD_ARCHES, SuiteError, artifacts
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 URL = re.compile(r"^(https?|file)://")
@@ -18,7 +18,7 @@ DEFAULT_TARGET = ["--device", "/dev/dri/card0"]
 # A board's architecture (Debian's name): its kernel, ramdisk and bundle are built for it,
 # and LAVA's qemu device type takes it from the job context (qemu-system-x86_64 or
 # qemu-system-aarch64).
-ARCHES = ("amd64", "arm64")
+ARCHES = BOARD_ARCHES
 DEFAULT_ARCH = "amd64"
 # LAVA's other names of them (a job context may say either)
 ARCH_ALIASES = {"x86_64": "amd64", "aarch64": "arm64"}
