@@ -123,7 +123,7 @@ if [[ " ${built[*]} " == *" build-aarch64 "* ]] && [ -x build/replayer/hwc-repla
 		result=SKIP
 		echo "HWCT_SKIP_VM=1: no VM" >"$logs/arch-suite.log"
 	else
-		python3 tests/suite/arch-suite.py replayer/suite/hwc-suite "$PWD/build/replayer/hwc-replay" \
+		tests/suite/arch-suite.py replayer/suite/hwc-suite "$PWD/build/replayer/hwc-replay" \
 			"$PWD/build-aarch64/replayer/hwc-replay" "$PWD/build/analyzers/hwc-trace" tests/vm/vm-prepare \
 			"$PWD/build/vm-cache" "$PWD" >"$logs/arch-suite.log" 2>&1
 		case $? in
