@@ -22,7 +22,8 @@ elf         the ELF reader (hwct_suite.elf): hwc-replay's libraries and loader r
             name passed over, the loader found and not listed as a library; a missing library
             or loader named with the program; not-ELF, truncated and corrupt files (class,
             program header count, DT_STRTAB outside the segments) refused naming the file;
-            `bundle -L` of an AArch64 program; arm64's libc of the multiarch folder read
+            the folders of ld.so.conf and its includes under the root; `bundle -L` of an
+            AArch64 program; arm64's libc of the multiarch folder read
 arch        boards' architecture: an amd64 and an arm64 board give a job each, valid by LAVA's
             schema, context arch amd64 and arm64, arch in the manifest; a board whose bundle's
             hwc-replay is of another machine is refused naming both, as are an unknown arch,
@@ -397,6 +398,17 @@ def case_elf():
         rprog = make_elf(path("app", "rprog"), a64, interp=loader, needed=["libA.so.1"], rpath=path("libs"))
         c = elf.closure(rprog, [os.path.join(tmp, "extra")], root=tmp)
         check(c.libraries["libA.so.1"] == path("libs", "libA.so.1"), "DT_RPATH before the library path")
+
+        # the folders of the loader's configuration (under the root, its includes followed)
+        with open(path("etc", "ld.so.conf"), "w") as f:
+            f.write("# comment\ninclude /etc/ld.so.conf.d/*.conf\n")
+        with open(path("etc", "ld.so.conf.d", "a64.conf"), "w") as f:
+            f.write("/opt/a64\n")
+        make_elf(path("opt", "a64", "libC.so.3"), a64)
+        cprog = make_elf(path("app", "cprog"), a64, interp=loader, needed=["libC.so.3"])
+        c = elf.closure(cprog, root=tmp)
+        check(c.libraries == {"libC.so.3": path("opt", "a64", "libC.so.3")},
+              "a folder of ld.so.conf's include: %s" % c.libraries)
 
         lost = make_elf(path("app", "lost"), a64, interp=loader, needed=["libA.so.1"], runpath="$ORIGIN/../libs")
         os.unlink(path(*multi, "libB.so.2"))

@@ -230,8 +230,9 @@ def _read_dynamic(e, r, loads, dynamic):
             e.runpath += [p for p in _string(r, strtab, val, "DT_RUNPATH").split(":") if p]
 
 
-def ld_so_conf(path=LD_SO_CONF, seen=None):
-    """The folders of the loader's configuration (its include lines followed), in order."""
+def ld_so_conf(path=LD_SO_CONF, root="/", seen=None):
+    """The folders of the loader's configuration file path (its include lines followed,
+    absolute ones under root), in order."""
     seen = set() if seen is None else seen
     if path in seen:
         return []
@@ -244,12 +245,15 @@ def ld_so_conf(path=LD_SO_CONF, seen=None):
     dirs = []
     for line in lines:
         line = line.split("#", 1)[0].strip()
-        if line.startswith("include"):
-            pattern = line.split(None, 1)[1] if len(line.split(None, 1)) > 1 else ""
-            if not os.path.isabs(pattern):
+        words = line.split(None, 1)
+        if words and words[0] == "include":
+            pattern = words[1] if len(words) > 1 else ""
+            if os.path.isabs(pattern):
+                pattern = os.path.join(root, pattern.lstrip("/"))
+            else:
                 pattern = os.path.join(os.path.dirname(path), pattern)
             for conf in sorted(glob.glob(pattern)):
-                dirs += ld_so_conf(conf, seen)
+                dirs += ld_so_conf(conf, root, seen)
         elif line:
             dirs.append(line)
     return dirs
@@ -259,7 +263,7 @@ def system_dirs(arch, root="/"):
     """The folders the loader of arch searches last: /etc/ld.so.conf's, the multiarch
     ones, then the default ones; each under root."""
     bits, _, triplet = ARCHES.get(arch, (None, None, None))
-    dirs = ld_so_conf(os.path.join(root, LD_SO_CONF.lstrip("/")))
+    dirs = ld_so_conf(os.path.join(root, LD_SO_CONF.lstrip("/")), root)
     if triplet:
         dirs += ["/lib/" + triplet, "/usr/lib/" + triplet]
     if bits == 64:
