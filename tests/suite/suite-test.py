@@ -597,9 +597,19 @@ def case_board_files():
             check(sorted(t.getnames())[-3:] == ["lib/modules/hwct/drm.ko", "lib/modules/hwct/load-order",
                                                 "lib/modules/hwct/vkms.ko"], "the modules: %s" % t.getnames())
         if HWC_REPLAY:
-            p = run("board-files", "--from-vm", arm, "--replay", HWC_REPLAY, "-o", out, status=2)
-            check(HWC_REPLAY in p.stderr and "x86-64 (amd64)" in p.stderr and "are arm64" in p.stderr,
-                  "an amd64 hwc-replay for an arm64 VM is refused, naming both: %r" % p.stderr)
+            # this build's hwc-replay with a VM of its machine, and with one of the other
+            from hwct_suite import elf
+            replay = elf.read(HWC_REPLAY)
+            same = fake_vm(os.path.join(tmp, "same"), replay.machine, replay.machine)
+            p = run("board-files", "--from-vm", same, "--replay", HWC_REPLAY, "-o", os.path.join(tmp, "same-out"))
+            check("arch: %s\n" % replay.arch in p.stdout and
+                  os.path.isfile(os.path.join(tmp, "same-out", "bundle.tar")),
+                  "hwc-replay of the VM's architecture, %s: bundle.tar written" % replay.arch)
+            other, other_arch = (62, "amd64") if replay.arch == "arm64" else (183, "arm64")
+            vm = fake_vm(os.path.join(tmp, "other"), other, other)
+            p = run("board-files", "--from-vm", vm, "--replay", HWC_REPLAY, "-o", out, status=2)
+            check(HWC_REPLAY in p.stderr and replay.machine_name in p.stderr and "are %s" % other_arch in p.stderr,
+                  "an hwc-replay of %s for an %s VM is refused, naming both: %r" % (replay.arch, other_arch, p.stderr))
         for name, vm, want in (
                 ("x86-busybox", fake_vm(os.path.join(tmp, "x86bb"), 183, 62), "x86-64 (amd64)"),
                 ("dynamic-busybox", fake_vm(os.path.join(tmp, "dyn"), 183, 183, True), "dynamically linked"),
