@@ -3,9 +3,7 @@
 #   1. builds build-aarch64, build-armhf and build-i686 from cross/*.txt;
 #   2. runs unit tests on each: aarch64 and armhf under qemu-user, i686 natively
 #      (which tests on which architecture, and why: tests/README.md);
-#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build;
-#   4. tests/suite/arch-suite.py: an amd64 and an arm64 qemu board of one hwc-suite suite,
-#      run by lava-run with build's and build-aarch64's hwc-replay (not with HWCT_SKIP_VM=1).
+#   3. tests/cross/cross-trace.sh: every build's traces read the same by every build.
 # Usage: scripts/test-cross.sh LOGDIR [--full]
 #   LOGDIR gets one meson JSON log per suite (cross-ARCH.json) and cross-trace.json, which
 #   test.sh's summary counts. --full runs the whole unit suite on every architecture.
@@ -99,23 +97,10 @@ if [[ " ${built[*]} " == *" build-armhf "* ]]; then
 	suite_subset build-armhf armhf --timeout-multiplier 4
 fi
 
-if [ ${#built[@]} -gt 0 ] && [ -x build/traces/hwct-scenario ]; then
-	out=build/cross-trace
-	if bash tests/cross/cross-trace.sh "$out" build "${built[@]}" >"$logs/cross-trace.log" 2>&1; then
-		result=OK
-	else
-		result=FAIL
-		status=1
-	fi
-	grep -E '^(FAIL|note)' "$logs/cross-trace.log" | head -n 20
-	echo "cross-trace: $result ($(grep -c '^ok' "$logs/cross-trace.log") pairs equal)"
-	python3 -c 'import json, sys; print(json.dumps({"name": "cross-trace", "result": sys.argv[1],
-	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/cross-trace.log" \
-		>"$logs/cross-trace.json"
-fi
-
-# an amd64 and an arm64 board in one suite, run by LAVA's dispatcher: here, where both
-# builds are (tests/README.md says why not in the vm suite); the VMs' cache is the vm suite's
+# tests/suite/arch-suite.py: an amd64 and an arm64 qemu board of one hwc-suite suite, run by
+# LAVA's dispatcher with build's and build-aarch64's hwc-replay: here, where both builds are
+# (tests/README.md says why not in the vm suite); the VMs' cache is the vm suite's; not with
+# HWCT_SKIP_VM=1
 if [[ " ${built[*]} " == *" build-aarch64 "* ]] && [ -x build/replayer/hwc-replay ] &&
 	[ -x build/analyzers/hwc-trace ]; then
 	start=$SECONDS
@@ -137,5 +122,20 @@ if [[ " ${built[*]} " == *" build-aarch64 "* ]] && [ -x build/replayer/hwc-repla
 	python3 -c 'import json, sys; print(json.dumps({"name": "arch-suite", "result": sys.argv[1],
 	    "duration": int(sys.argv[3]), "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' \
 		"$result" "$logs/arch-suite.log" "$((SECONDS - start))" >"$logs/arch-suite.json"
+fi
+
+if [ ${#built[@]} -gt 0 ] && [ -x build/traces/hwct-scenario ]; then
+	out=build/cross-trace
+	if bash tests/cross/cross-trace.sh "$out" build "${built[@]}" >"$logs/cross-trace.log" 2>&1; then
+		result=OK
+	else
+		result=FAIL
+		status=1
+	fi
+	grep -E '^(FAIL|note)' "$logs/cross-trace.log" | head -n 20
+	echo "cross-trace: $result ($(grep -c '^ok' "$logs/cross-trace.log") pairs equal)"
+	python3 -c 'import json, sys; print(json.dumps({"name": "cross-trace", "result": sys.argv[1],
+	    "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' "$result" "$logs/cross-trace.log" \
+		>"$logs/cross-trace.json"
 fi
 exit $status
