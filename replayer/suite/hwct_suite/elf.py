@@ -312,9 +312,10 @@ def _find(name, obj, program, library_path, defaults):
 
 
 def closure(path, library_path=(), root="/"):
-    """The Closure of the program at path; raises ElfError for a file that is not a
-    dynamically linked ELF program and for a library that cannot be found (naming the
-    program, the library, the object that needs it and the folders searched)."""
+    """The Closure of the program at path (a static program has no libraries and no
+    loader); raises ElfError for a file that is not ELF, or is cut short or corrupt, of
+    a machine not known here, and for a library or loader that cannot be found (naming
+    the program, the library, the object that needs it and the folders searched)."""
     program = read(path)
     c = Closure(program)
     if program.arch is None and program.machine not in MACHINE_NAMES:
