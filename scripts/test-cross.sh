@@ -100,6 +100,33 @@ if [[ " ${built[*]} " == *" build-armhf "* ]]; then
 	suite_subset build-armhf armhf --timeout-multiplier 4
 fi
 
+# tests/suite/arch-suite.py: an amd64 and an arm64 qemu board of one hwc-suite suite, run by
+# LAVA's dispatcher with build's and build-aarch64's hwc-replay: here, where both builds are
+# (tests/README.md says why not in the vm suite); the VMs' cache is the vm suite's; not with
+# HWCT_SKIP_VM=1
+if [[ " ${built[*]} " == *" build-aarch64 "* ]] && [ -x build/replayer/hwc-replay ] &&
+	[ -x build/analyzers/hwc-trace ]; then
+	start=$SECONDS
+	if [ "${HWCT_SKIP_VM:-0}" = 1 ]; then
+		result=SKIP
+		echo "HWCT_SKIP_VM=1: no VM" >"$logs/arch-suite.log"
+	else
+		tests/suite/arch-suite.py replayer/suite/hwc-suite "$PWD/build/replayer/hwc-replay" \
+			"$PWD/build-aarch64/replayer/hwc-replay" "$PWD/build/analyzers/hwc-trace" tests/vm/vm-prepare \
+			"$PWD/build/vm-cache" "$PWD" >"$logs/arch-suite.log" 2>&1
+		case $? in
+		0) result=OK ;;
+		77) result=SKIP ;;
+		*) result=FAIL status=1 ;;
+		esac
+	fi
+	grep -E '^(FAIL|arch-suite: )' "$logs/arch-suite.log" | head -n 20
+	echo "arch-suite: $result ($(grep -c '^ok' "$logs/arch-suite.log") checks passed, $((SECONDS - start)) s)"
+	python3 -c 'import json, sys; print(json.dumps({"name": "arch-suite", "result": sys.argv[1],
+	    "duration": int(sys.argv[3]), "stdout": open(sys.argv[2], errors="replace").read()[-4000:]}))' \
+		"$result" "$logs/arch-suite.log" "$((SECONDS - start))" >"$logs/arch-suite.json"
+fi
+
 if [ ${#built[@]} -gt 0 ] && [ -x build/traces/hwct-scenario ]; then
 	out=build/cross-trace
 	if bash tests/cross/cross-trace.sh "$out" build "${built[@]}" >"$logs/cross-trace.log" 2>&1; then

@@ -5,7 +5,8 @@
 # .pc file and run on traces/home.zst agrees with `hwc-trace info`; the installed
 # hwc-trace, hwc-replay, hwc-bisect and public headers are there and run; hwc-replay --vm
 # looks for the vm-run installed in libexecdir/hwctrace, and no installed program names the
-# source or build tree. Skipped (77) in
+# source or build tree; the installed hwc-suite bundles the installed hwc-replay, of the
+# build's architecture (a cross build's too). Skipped (77) in
 # sanitizer builds, whose library needs the sanitizer runtime to link.
 set -euo pipefail
 build=$1 root=$2 sanitize=$3
@@ -63,10 +64,13 @@ if command -v readelf >/dev/null; then
 fi
 # hwc-suite finds its package and guest files under <prefix>/share/hwctrace/suite
 "$prefix/bin/hwc-suite" --help >/dev/null
-# a bundle lists hwc-replay's libraries with ldd, which cannot read another architecture's
-# program: not tried in a cross build (HWCT_CROSS, tests/install/meson.build)
-if [ "${HWCT_CROSS:-false}" = true ]; then
-	echo "install-test: cross build: hwc-suite bundle not tried (ldd of a foreign program)"
-else
-	"$prefix/bin/hwc-suite" bundle "$prefix/bin/hwc-replay" -o "$dest/bundle.tar" >/dev/null
-fi
+# the installed hwc-suite bundles the installed hwc-replay of any architecture (its libraries
+# read from its ELF file, not by ldd): the program, the C library and the loader are in it
+"$prefix/bin/hwc-suite" bundle "$prefix/bin/hwc-replay" -L "$libdir" -o "$dest/bundle.tar" >/dev/null
+bundled=$(tar tf "$dest/bundle.tar")
+for f in usr/bin/hwc-replay usr/lib/hwct/libc.so.6; do
+	grep -qxF "$f" <<<"$bundled" || { echo "install-test: $f not in the bundle:"; echo "$bundled"; exit 1; }
+done
+grep -qE '^(usr/)?lib[^/]*/ld-linux[^/]*\.so\.[0-9]+$' <<<"$bundled" ||
+	{ echo "install-test: no dynamic loader in the bundle:"; echo "$bundled"; exit 1; }
+echo "install-test: hwc-suite bundle: $(grep -c '^usr/lib/hwct/.' <<<"$bundled") libraries and the loader"

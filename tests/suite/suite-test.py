@@ -15,6 +15,25 @@ jobs        what a job holds: device type, context, kernel arguments, the ramdis
             options; per-board expectations; --artifacts-url publishes every file
 errors      bad suite files and options: an error naming the file and the field, exit 2
 bundle      hwc-suite bundle: hwc-replay, every library ldd names and the loader
+elf         the ELF reader (hwct_suite.elf): hwc-replay's libraries and loader resolved from
+            its ELF file equal ldd's (a cross build's: its own loader's --list under
+            qemu-user); a tree of AArch64 files: DT_RUNPATH with $ORIGIN, the
+            library path before DT_RUNPATH and after DT_RPATH, an x86-64 library of the same
+            name passed over, the loader found and not listed as a library; a missing library
+            or loader named with the program; not-ELF, truncated and corrupt files (class,
+            program header count, DT_STRTAB outside the segments) refused naming the file;
+            the folders of ld.so.conf and its includes under the root; `bundle -L` of an
+            AArch64 program; arm64's libc of the multiarch folder read
+arch        boards' architecture: an amd64 and an arm64 board give a job each, valid by LAVA's
+            schema, context arch amd64 and arm64, arch in the manifest; a board whose bundle's
+            hwc-replay is of another machine is refused naming both, as are an unknown arch,
+            a context arch that contradicts it and a bundle that is not one
+board-files board-files on stand-in vm-prepare folders: the arch of the modules' ELF machine,
+            the VM's own static busybox in the ramdisk; a busybox of another machine or
+            dynamically linked, modules of no board architecture, an hwc-replay of another
+            architecture (naming both) refused
+device      lava/qemu-hwct.yaml and qemu-hwct-arm64.yaml have the qemu program, machine, CPU
+            and TCG that lava-server renders from lava/qemu-hwct.jinja2 for each arch
 case-script lava/hwct-case under busybox sh with a stand-in hwc-replay and lava-test-case:
             exit status 0, 1 and 125 reported to LAVA as pass, fail and skip, the block read
             back by the merge's parser (status, stderr, results), a replay that outlives
@@ -65,11 +84,63 @@ def run(*args, status=0):
     return p
 
 
+def make_elf(path, machine=62, bits=64, interp=None, needed=(), runpath=None, rpath=None, soname=None,
+             flags=0, mode=0o755):
+    """Writes a small ELF file as a linker lays one out for the loader: an ELF header,
+    program headers (PT_LOAD of the whole file at 0x10000, PT_INTERP, PT_DYNAMIC), the
+    interpreter's name, the dynamic string table and the dynamic section; machine 62 is
+    x86-64, 183 AArch64, 40 ARM."""
+    import struct
+    strtab = b"\0"
+    offsets = {}
+    for text in list(needed) + [t for t in (runpath, rpath, soname) if t]:
+        offsets[text] = len(strtab)
+        strtab += text.encode() + b"\0"
+    dyn = [(1, offsets[n]) for n in needed]
+    dyn += [(tag, offsets[t]) for tag, t in ((29, runpath), (15, rpath), (14, soname)) if t]
+    ehsize, phentsize = (64, 56) if bits == 64 else (52, 32)
+    phnum = 3 if interp else 2
+    interp_off = ehsize + phnum * phentsize
+    interp_b = interp.encode() + b"\0" if interp else b""
+    str_off = interp_off + len(interp_b)
+    dyn_off = str_off + len(strtab)
+    base = 0x10000
+    dyn += [(5, base + str_off), (10, len(strtab)), (0, 0)]
+    dyn_fmt = "<qQ" if bits == 64 else "<iI"
+    dyn_b = b"".join(struct.pack(dyn_fmt, t, v) for t, v in dyn)
+    size = dyn_off + len(dyn_b)
+    ident = b"\x7fELF" + bytes([2 if bits == 64 else 1, 1, 1]) + bytes(9)
+    hfmt = "<HHIQQQIHHHHHH" if bits == 64 else "<HHIIIIIHHHHHH"
+    head = ident + struct.pack(hfmt, 3, machine, 1, 0, ehsize, 0, flags, ehsize, phentsize, phnum, 0, 0, 0)
+
+    def ph(p_type, offset, filesz):
+        if bits == 64:
+            return struct.pack("<IIQQQQQQ", p_type, 4, offset, base + offset, base + offset, filesz, filesz, 8)
+        return struct.pack("<IIIIIIII", p_type, offset, base + offset, base + offset, filesz, filesz, 4, 4)
+    phs = ph(1, 0, size) + (ph(3, interp_off, len(interp_b)) if interp else b"") + ph(2, dyn_off, len(dyn_b))
+    with open(path, "wb") as f:
+        f.write(head + phs + interp_b + strtab + dyn_b)
+    os.chmod(path, mode)
+    return path
+
+
+def make_bundle(path, machine=62):
+    """A bundle whose hwc-replay is a stand-in ELF file of machine."""
+    with tempfile.TemporaryDirectory() as tmp:
+        make_elf(os.path.join(tmp, "hwc-replay"), machine, interp="/lib/ld.so", needed=["libc.so.6"])
+        with tarfile.open(path, "w") as t:
+            t.add(os.path.join(tmp, "hwc-replay"), "usr/bin/hwc-replay")
+    return path
+
+
 def board_files(tmp):
-    """Stand-ins for the board's files: jobs only name them."""
-    for name in ("kernel", "ramdisk.cpio", "modules.tar", "bundle.tar"):
+    """Stand-ins for the board's files: jobs only name them, but for the bundle, whose
+    hwc-replay's machine must be the board's arch (x86-64 for amd64, AArch64 for arm64)."""
+    for name in ("kernel", "ramdisk.cpio", "modules.tar"):
         with open(os.path.join(tmp, name), "wb") as f:
             f.write(name.encode())
+    make_bundle(os.path.join(tmp, "bundle.tar"))
+    make_bundle(os.path.join(tmp, "bundle-arm64.tar"), 183)
 
 
 def write_suite(tmp, traces, extra_board="", extra="", name="suite.yaml"):
@@ -267,6 +338,329 @@ def case_bundle():
               "the program and every library: %s" % names)
         check("lib64/ld-linux-x86-64.so.2" in names or any("ld-linux" in n for n in names), "the loader")
         run("bundle", os.path.join(tmp, "nothing"), "-o", out, status=2)
+
+
+def case_elf():
+    """The ELF reader and the library resolution (hwct_suite.elf)."""
+    from hwct_suite import elf
+    if not HWC_REPLAY:
+        print("needs hwc-replay")
+        sys.exit(77)
+    # hwc-replay: the same libraries and loader as ldd's; a cross build's (run by qemu-user)
+    # as its own loader's --list, which is what ldd runs
+    c = elf.closure(HWC_REPLAY)
+    native = c.program.arch == elf.read(sys.executable).arch
+    lister = ["ldd", HWC_REPLAY] if native else [c.program.interpreter, "--list", HWC_REPLAY]
+    try:
+        out = subprocess.run(lister, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as exc:
+        check(False, "%s: %s (a cross build's loader runs under qemu-user: scripts/binfmt-qemu.sh)" % (lister, exc))
+        out = ""
+    want, loader = {}, None
+    for line in out.splitlines():
+        words = line.split()
+        if "=>" in words and words[2].startswith("/"):
+            want[words[0]] = os.path.realpath(words[2])
+        elif words and words[0].startswith("/"):
+            loader = words[0]
+    got = {name: os.path.realpath(path) for name, path in c.libraries.items()}
+    check(len(want) > 3 and got == want, "hwc-replay's libraries as %s's: %s, %s" % (lister[0], got, want))
+    check(c.loader and c.loader[0] == loader, "its loader as %s's: %s, %s" % (lister[0], c.loader, loader))
+    if c.program.machine == 62:
+        check(c.program.arch == "amd64" and c.program.machine_name == "x86-64 (amd64)", "x86-64: amd64")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def path(*parts):
+            p = os.path.join(tmp, *parts)
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            return p
+        a64, x64, multi = 183, 62, ("usr", "lib", "aarch64-linux-gnu")
+        loader = "/lib/ld-linux-aarch64.so.1"
+        prog = make_elf(path("app", "prog"), a64, interp=loader, needed=["libA.so.1", "libc.so.6"],
+                        runpath="$ORIGIN/../libs")
+        make_elf(path("libs", "libA.so.1"), a64, needed=["libB.so.2"], soname="libA.so.1")
+        make_elf(path("extra", "libB.so.2"), x64)  # another machine: passed over
+        make_elf(path("extra", "libA.so.1"), a64, needed=["libB.so.2"])
+        make_elf(path(*multi, "libB.so.2"), a64, needed=["libc.so.6"])
+        make_elf(path(*multi, "libc.so.6"), a64, needed=["ld-linux-aarch64.so.1"], soname="libc.so.6")
+        make_elf(path("lib", "ld-linux-aarch64.so.1"), a64, soname="ld-linux-aarch64.so.1")
+        c = elf.closure(prog, [os.path.join(tmp, "extra")], root=tmp)
+        check(c.program.arch == "arm64" and c.program.interpreter == loader and
+              c.program.runpath == ["$ORIGIN/../libs"], "an AArch64 program read: %s %s" % (
+                  c.program.machine_name, c.program.interpreter))
+        check(c.libraries == {"libA.so.1": path("extra", "libA.so.1"), "libB.so.2": path(*multi, "libB.so.2"),
+                              "libc.so.6": path(*multi, "libc.so.6")},
+              "the library path before DT_RUNPATH; an x86-64 libB passed over for the multiarch "
+              "folder's; the loader not a library: %s" % c.libraries)
+        check(c.loader == (loader, path("lib", "ld-linux-aarch64.so.1")), "the loader: %s" % (c.loader,))
+        c = elf.closure(prog, root=tmp)
+        check(c.libraries["libA.so.1"] == path("libs", "libA.so.1"), "$ORIGIN of DT_RUNPATH: %s" % c.libraries)
+        rprog = make_elf(path("app", "rprog"), a64, interp=loader, needed=["libA.so.1"], rpath=path("libs"))
+        c = elf.closure(rprog, [os.path.join(tmp, "extra")], root=tmp)
+        check(c.libraries["libA.so.1"] == path("libs", "libA.so.1"), "DT_RPATH before the library path")
+
+        # the folders of the loader's configuration (under the root, its includes followed)
+        with open(path("etc", "ld.so.conf"), "w") as f:
+            f.write("# comment\ninclude /etc/ld.so.conf.d/*.conf\n")
+        with open(path("etc", "ld.so.conf.d", "a64.conf"), "w") as f:
+            f.write("/opt/a64\n")
+        make_elf(path("opt", "a64", "libC.so.3"), a64)
+        cprog = make_elf(path("app", "cprog"), a64, interp=loader, needed=["libC.so.3"])
+        c = elf.closure(cprog, root=tmp)
+        check(c.libraries == {"libC.so.3": path("opt", "a64", "libC.so.3")},
+              "a folder of ld.so.conf's include: %s" % c.libraries)
+
+        lost = make_elf(path("app", "lost"), a64, interp=loader, needed=["libA.so.1"], runpath="$ORIGIN/../libs")
+        os.unlink(path(*multi, "libB.so.2"))
+        try:
+            elf.closure(lost, root=tmp)
+            check(False, "a missing library is an error")
+        except elf.ElfError as exc:
+            msg = str(exc)
+            check(lost in msg and "libB.so.2" in msg and "needed by libA.so.1" in msg and "AArch64 (arm64)" in msg,
+                  "a missing library names the program, the library and who needs it: %s" % msg)
+        noload = make_elf(path("app", "noload"), a64, interp="/lib/ld-nothere.so.1")
+        try:
+            elf.closure(noload, root=tmp)
+            check(False, "a missing loader is an error")
+        except elf.ElfError as exc:
+            check(noload in str(exc) and "/lib/ld-nothere.so.1" in str(exc), "a missing loader: %s" % exc)
+
+        # 32-bit ARM hard-float and i386 headers
+        check(elf.read(make_elf(path("armhf"), 40, bits=32, flags=0x5000400)).arch == "armhf", "ARM hard-float: armhf")
+        check(elf.read(make_elf(path("i386"), 3, bits=32, needed=["libc.so.6"])).needed == ["libc.so.6"], "i386")
+
+        # bad files: every error names the file and what is wrong
+        data = open(HWC_REPLAY, "rb").read()
+        bad = []
+
+        def write(name, content):
+            with open(path(name), "wb") as f:
+                f.write(content)
+            os.chmod(path(name), 0o755)
+            return path(name)
+        bad.append((write("text", b"#!/bin/sh\necho hi\n"), "not an ELF file"))
+        bad.append((write("cut-header", data[:40]), "truncated ELF: its header has 40 of 64 bytes"))
+        bad.append((write("cut-body", data[:2000]), "truncated ELF: dynamic section"))
+        bad.append((write("class", data[:4] + b"\x07" + data[5:]), "corrupt ELF: class 7"))
+        import struct
+        phnum = bytearray(data)
+        struct.pack_into("<H", phnum, 56, 60000)  # e_phnum
+        bad.append((write("phnum", bytes(phnum)), "truncated ELF: program header table"))
+        strtab = make_elf(path("strtab"), a64, needed=["libz.so.1"])
+        raw = bytearray(open(strtab, "rb").read())
+        at = raw.rfind(struct.pack("<q", 5))  # DT_STRTAB's entry: its address far away
+        struct.pack_into("<Q", raw, at + 8, 0x7fff0000)
+        bad.append((write("strtab", bytes(raw)), "DT_STRTAB 0x7fff0000) is in no loaded segment"))
+        for p, want in bad:
+            try:
+                elf.read(p)
+                check(False, "%s: refused" % p)
+            except elf.ElfError as exc:
+                check(str(exc).startswith(p + ": ") and want in str(exc), "%s: %r in %r" % (p, want, str(exc)))
+        r = run("bundle", path("cut-body"), "-o", path("b.tar"), status=2)
+        check(path("cut-body") in r.stderr and "truncated ELF" in r.stderr, "bundle of a cut file: %r" % r.stderr)
+
+        # hwc-suite bundle of the AArch64 program (its loader at a path of this machine), with -L
+        own = make_elf(path("app", "own"), a64, interp=path("lib", "ld-linux-aarch64.so.1"), needed=["libA.so.1"])
+        os.rename(path("extra", "libB.so.2"), path("extra", "libB-x86.so.2"))
+        make_elf(path(*multi, "libB.so.2"), a64, needed=["libc.so.6"])
+        r = run("bundle", own, "-o", path("own.tar"), "-L", path("libs"), "-L", path(*multi), status=0)
+        check("(arm64)" in r.stdout, "bundle says the architecture: %r" % r.stdout)
+        with tarfile.open(path("own.tar")) as t:
+            names = sorted(n for n in t.getnames() if t.getmember(n).isfile())
+        check(names == sorted(["usr/bin/hwc-replay", "usr/lib/hwct/libA.so.1", "usr/lib/hwct/libB.so.2",
+                               "usr/lib/hwct/libc.so.6", path("lib", "ld-linux-aarch64.so.1").lstrip("/")]),
+              "the bundle of an AArch64 program: %s" % names)
+
+    # a library of the arm64 multiarch folders, when the cross group installed them
+    libc = "/usr/lib/aarch64-linux-gnu/libc.so.6"
+    if os.path.exists(libc):
+        e = elf.read(libc)
+        check(e.arch == "arm64" and e.soname == "libc.so.6" and "ld-linux-aarch64.so.1" in e.needed,
+              "%s: %s, %s, %s" % (libc, e.machine_name, e.soname, e.needed))
+    else:
+        print("note: %s not here (scripts/install-deps.sh cross): the synthetic AArch64 files only" % libc)
+
+
+def arch_suite(tmp, boards, name="arch.yaml"):
+    """A suite file of boards: (name, arch or None, bundle file, more lines)."""
+    lines = ["name: t", "traces:", "  - {name: c0, trace: %s, frames: 0-1}" % os.path.join(ROOT, "traces", "home.zst"),
+             "boards:"]
+    for board, arch, bundle, more in boards:
+        lines += ["  %s:" % board, "    device_type: qemu", "    kernel: kernel", "    ramdisk: ramdisk.cpio",
+                  "    bundle: %s" % bundle] + (["    arch: %s" % arch] if arch else []) + more
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
+def case_arch():
+    try:
+        from lava_common import schemas  # noqa: F401
+    except ImportError:
+        print("lava-common is not installed (scripts/install-deps.sh lava)")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        board_files(tmp)
+        suite = arch_suite(tmp, [("qemu-vkms", None, "bundle.tar", []),
+                                 ("qemu-arm64", "arm64", "bundle-arm64.tar", ["    kernel_args: console=ttyAMA0"])])
+        out = os.path.join(tmp, "out")
+        p = run("jobs", suite, "-o", out)
+        check(p.stdout.count("  valid\n") == 2, "an amd64 and an arm64 board: two jobs valid by LAVA's schema: %r"
+              % p.stdout)
+        manifest = json.load(open(os.path.join(out, "manifest.json")))
+        check([(j["board"], j["arch"]) for j in manifest["jobs"]] == [("qemu-vkms", "amd64"), ("qemu-arm64", "arm64")],
+              "the manifest names each job's arch: %s" % manifest["jobs"])
+        for board, arch in (("qemu-vkms", "amd64"), ("qemu-arm64", "arm64")):
+            d = load_yaml(os.path.join(out, "jobs", "t-%s-1of1.yaml" % board))
+            check(d["context"] == {"arch": arch} and d["metadata"]["hwct.arch"] == arch,
+                  "%s: context %s, metadata %s" % (board, d["context"], d["metadata"]))
+        p = run("validate", os.path.join(out, "jobs", "t-qemu-arm64-1of1.yaml"))
+        check(": valid" in p.stdout, "validate: the arm64 job is valid")
+        # a context that says the architecture in LAVA's other words is kept
+        suite = arch_suite(tmp, [("a", "arm64", "bundle-arm64.tar", ["    context: {arch: aarch64, cpu: max}"])],
+                           name="alias.yaml")
+        run("jobs", suite, "-o", os.path.join(tmp, "alias"))
+        d = load_yaml(os.path.join(tmp, "alias", "jobs", "t-a-1of1.yaml"))
+        check(d["context"] == {"arch": "aarch64", "cpu": "max"}, "the board's own context: %s" % d["context"])
+
+        with open(os.path.join(tmp, "not-a-tar"), "w") as f:
+            f.write("bundle")
+        cases = [
+            ([("qemu-arm64", "arm64", "bundle.tar", [])],
+             ["boards.qemu-arm64.bundle", "bundle.tar", "x86-64 (amd64)", "the board's arch is arm64"]),
+            ([("qemu-vkms", None, "bundle-arm64.tar", [])],
+             ["boards.qemu-vkms.bundle", "bundle-arm64.tar", "AArch64 (arm64)", "the board's arch is amd64"]),
+            ([("b", "mips", "bundle.tar", [])], ["boards.b.arch: 'mips': one of amd64, arm64"]),
+            ([("b", "arm64", "bundle-arm64.tar", ["    context: {arch: amd64}"])],
+             ["boards.b.context.arch: 'amd64', but the board's arch is arm64"]),
+            ([("b", None, "not-a-tar", [])], ["boards.b.bundle", "not-a-tar", "not an hwc-suite bundle"]),
+            ([("b", None, "kernel", [])], ["boards.b.bundle", "not an hwc-suite bundle"]),
+        ]
+        for i, (boards, wants) in enumerate(cases):
+            path = arch_suite(tmp, boards, name="bad%d.yaml" % i)
+            p = run("jobs", path, "-o", os.path.join(tmp, "o"), status=2)
+            check(path in p.stderr and all(w in p.stderr for w in wants),
+                  "%s: error %r names %s" % (os.path.basename(path), p.stderr.strip(), wants))
+        # a bundle whose hwc-replay is not an ELF file
+        with tarfile.open(os.path.join(tmp, "script.tar"), "w") as t:
+            t.add(os.path.join(tmp, "not-a-tar"), "usr/bin/hwc-replay")
+        path = arch_suite(tmp, [("b", None, "script.tar", [])], name="script.yaml")
+        p = run("jobs", path, "-o", os.path.join(tmp, "o"), status=2)
+        check("script.tar: usr/bin/hwc-replay: not an ELF file" in p.stderr, "%r" % p.stderr.strip())
+
+
+def fake_vm(folder, module_machine, busybox_machine=None, busybox_dynamic=False):
+    """A folder as vm-prepare writes one: kernel, and initramfs.cpio with stand-in modules
+    of module_machine and, unless busybox_machine is None, a stand-in bin/busybox."""
+    root = os.path.join(folder, "root")
+    os.makedirs(os.path.join(root, "lib", "modules"))
+    os.makedirs(os.path.join(root, "bin"))
+    for name in ("drm", "vkms"):
+        make_elf(os.path.join(root, "lib", "modules", name + ".ko"), module_machine)
+    with open(os.path.join(root, "lib", "modules", "load-order"), "w") as f:
+        f.write("drm\nvkms\n")
+    if busybox_machine:
+        make_elf(os.path.join(root, "bin", "busybox"), busybox_machine,
+                 interp="/lib/ld.so" if busybox_dynamic else None, needed=["libc.so.6"] if busybox_dynamic else ())
+    with open(os.path.join(folder, "kernel"), "wb") as f:
+        f.write(b"kernel")
+    names = subprocess.run(["find", "."], cwd=root, capture_output=True, text=True, check=True).stdout
+    with open(os.path.join(folder, "initramfs.cpio"), "wb") as out:
+        subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root, input=names.encode(), stdout=out, check=True)
+    return folder
+
+
+def case_board_files():
+    """board-files on stand-in vm-prepare folders: the architecture from the modules' ELF
+    machine, the VM's own busybox (static, of that architecture) in the ramdisk, and an
+    hwc-replay of another architecture refused."""
+    if not shutil.which("cpio"):
+        print("cpio not found (scripts/install-deps.sh vm)")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        arm = fake_vm(os.path.join(tmp, "arm"), 183, 183)
+        out = os.path.join(tmp, "out-arm")
+        p = run("board-files", "--from-vm", arm, "-o", out)
+        check("arch: arm64\n" in p.stdout, "an arm64 VM's board files say arm64: %r" % p.stdout)
+        listing = subprocess.run(["cpio", "-it", "--quiet"], stdin=open(os.path.join(out, "ramdisk.cpio"), "rb"),
+                                 capture_output=True, text=True).stdout.split()
+        subprocess.run(["cpio", "-id", "--quiet", "bin/busybox"], stdin=open(os.path.join(out, "ramdisk.cpio"), "rb"),
+                       cwd=tmp, check=True)
+        check("bin/busybox" in listing and "init" in listing and
+              open(os.path.join(tmp, "bin", "busybox"), "rb").read() ==
+              open(os.path.join(arm, "root", "bin", "busybox"), "rb").read(),
+              "the ramdisk has the VM's own busybox and init: %s" % listing)
+        with tarfile.open(os.path.join(out, "modules.tar")) as t:
+            check(sorted(t.getnames())[-3:] == ["lib/modules/hwct/drm.ko", "lib/modules/hwct/load-order",
+                                                "lib/modules/hwct/vkms.ko"], "the modules: %s" % t.getnames())
+        if HWC_REPLAY:
+            # this build's hwc-replay with a VM of its machine, and with one of the other
+            from hwct_suite import elf
+            replay = elf.read(HWC_REPLAY)
+            same = fake_vm(os.path.join(tmp, "same"), replay.machine, replay.machine)
+            p = run("board-files", "--from-vm", same, "--replay", HWC_REPLAY, "-o", os.path.join(tmp, "same-out"))
+            check("arch: %s\n" % replay.arch in p.stdout and
+                  os.path.isfile(os.path.join(tmp, "same-out", "bundle.tar")),
+                  "hwc-replay of the VM's architecture, %s: bundle.tar written" % replay.arch)
+            other, other_arch = (62, "amd64") if replay.arch == "arm64" else (183, "arm64")
+            vm = fake_vm(os.path.join(tmp, "other"), other, other)
+            p = run("board-files", "--from-vm", vm, "--replay", HWC_REPLAY, "-o", out, status=2)
+            check(HWC_REPLAY in p.stderr and replay.machine_name in p.stderr and "are %s" % other_arch in p.stderr,
+                  "an hwc-replay of %s for an %s VM is refused, naming both: %r" % (replay.arch, other_arch, p.stderr))
+        for name, vm, want in (
+                ("x86-busybox", fake_vm(os.path.join(tmp, "x86bb"), 183, 62), "x86-64 (amd64)"),
+                ("dynamic-busybox", fake_vm(os.path.join(tmp, "dyn"), 183, 183, True), "dynamically linked"),
+                ("riscv", fake_vm(os.path.join(tmp, "riscv"), 243, 243), "RISC-V (riscv64), not of a board")):
+            p = run("board-files", "--from-vm", vm, "-o", os.path.join(tmp, "o"), status=2)
+            check(want in p.stderr, "%s: refused: %r" % (name, p.stderr))
+        p = run("board-files", "--from-vm", os.path.join(tmp, "nothing"), "-o", os.path.join(tmp, "o"), status=2)
+        check("is %s a vm-prepare folder" % os.path.join(tmp, "nothing") in p.stderr, "no VM folder: %r" % p.stderr)
+
+
+def case_device():
+    """The device dictionaries of this machine's qemu (lava/qemu-hwct*.yaml) are what
+    lava-server renders from lava/qemu-hwct.jinja2 with each architecture's job context:
+    the same qemu program, machine, CPU and TCG."""
+    templates = "/usr/share/lava-server/device-types"
+    try:
+        import yaml
+        from jinja2 import FileSystemLoader
+        from jinja2.sandbox import SandboxedEnvironment
+    except ImportError:
+        print("jinja2 or PyYAML not installed (scripts/install-deps.sh lava)")
+        sys.exit(77)
+    if not os.path.isfile(os.path.join(templates, "qemu.jinja2")):
+        print("lava-server's device types are not installed (scripts/install-deps.sh lava)")
+        sys.exit(77)
+    lava = os.path.join(ROOT, "replayer", "suite", "lava")
+    # as lava-server's device environment (lava_scheduler_app/environment.py) renders
+    env = SandboxedEnvironment(loader=FileSystemLoader([lava, templates]), autoescape=False, trim_blocks=True)
+
+    def qemu_args(params):
+        words = " ".join(params.get("options", []) + params.get("extra", [])).split()
+        pairs = {(a, b) for a, b in zip(words, words[1:]) if a.startswith("-") and not b.startswith("-")}
+        return params["command"], {k: v for k, v in pairs if k in ("-cpu", "-machine", "-accel")}
+
+    for arch, local, want in (("amd64", "qemu-hwct.yaml", ("qemu-system-x86_64", {"-cpu": "qemu64", "-accel": "tcg"})),
+                              ("arm64", "qemu-hwct-arm64.yaml", ("qemu-system-aarch64", {
+                                  "-cpu": "cortex-a72", "-machine": "virt", "-accel": "tcg"}))):
+        rendered = yaml.safe_load(env.get_template("qemu-hwct.jinja2").render(arch=arch))
+        server = qemu_args(rendered["actions"]["boot"]["methods"]["qemu"]["parameters"])
+        here = yaml.safe_load(open(os.path.join(lava, local)))
+        mine = qemu_args(here["actions"]["boot"]["methods"]["qemu"]["parameters"])
+        check(server == want, "%s: lava-server renders %s" % (arch, server))
+        check(mine == want, "%s: %s has %s" % (arch, local, mine))
+        check(arch in rendered["available_architectures"] and arch in here["available_architectures"],
+              "%s: an architecture of both" % arch)
+        check(here["actions"]["boot"]["methods"]["qemu"]["parameters"]["options"].count("-nographic") == 1,
+              "%s: no display" % local)
+    # a job's context may choose another CPU
+    rendered = yaml.safe_load(env.get_template("qemu-hwct.jinja2").render(arch="arm64", cpu="max"))
+    check(qemu_args(rendered["actions"]["boot"]["methods"]["qemu"]["parameters"])[1].get("-cpu") == "max",
+          "arm64: a job's context cpu is taken")
 
 
 def block_lines(name, status, results, stderr=(), corrupt=False, cut=False):
@@ -527,8 +921,9 @@ def case_case_script():
                       not os.path.exists(os.path.join(tmp, "hang.json")), "hang: no results")
 
 
-CASES = {"merge": case_merge, "case-script": case_case_script, "shards": case_shards, "schema": case_schema, "jobs": case_jobs, "errors": case_errors,
-         "bundle": case_bundle, "server": case_server}
+CASES = {"merge": case_merge, "case-script": case_case_script, "shards": case_shards, "schema": case_schema,
+         "jobs": case_jobs, "errors": case_errors, "bundle": case_bundle, "server": case_server, "elf": case_elf,
+         "arch": case_arch, "device": case_device, "board-files": case_board_files}
 CASES[CASE]()
 if failures:
     print("%d check(s) failed" % len(failures))

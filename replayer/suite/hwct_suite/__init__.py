@@ -6,5 +6,10 @@ schema), lavalog (LAVA job logs), merge (the merged report), local (lava-run).
 """
 
 
+# The architectures of boards (Debian's names): hwc-suite makes jobs, device dictionaries
+# and board files for these (docs/fleet.md, "Architectures").
+BOARD_ARCHES = ("amd64", "arm64")
+
+
 class SuiteError(Exception):
     """Bad input: the message names the file and the field."""

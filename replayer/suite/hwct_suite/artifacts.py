@@ -3,7 +3,8 @@
 - the job's data archive: /hwct/bin/hwct-case, the traces and the board's
   expectations of the job's cases (data_archive);
 - a bundle: hwc-replay with every library it loads and the dynamic loader, for a
-  ramdisk without a distribution (bundle);
+  ramdisk without a distribution (bundle), of any architecture: the libraries
+  are read from its ELF file (elf.py), not from ldd;
 - the qemu board's kernel, ramdisk and modules, made from the project's VM
   preparation (tests/vm/vm-prepare), so that LAVA boots the kernel and vkms the
   VM tests boot (vm_board_files).
@@ -20,13 +21,14 @@ import subprocess
 import tarfile
 import tempfile
 
-from . import SuiteError
+from . import BOARD_ARCHES, SuiteError, elf
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 # lava/ beside the package in the source tree; the installed layout keeps it so too.
 LAVA_DIR = os.path.join(os.path.dirname(HERE), "lava")
 CASE_SCRIPT = "hwct-case"
 GUEST_CASE = "/hwct/bin/hwct-case"
+BUNDLE_REPLAY = "usr/bin/hwc-replay"
 
 
 def guest_trace(case):
@@ -108,54 +110,56 @@ def expectation(case, board):
     return case.expect.get(board.name, case.expect.get("*"))
 
 
-def _libraries(binary):
-    """The shared libraries binary loads (ldd), and its dynamic loader."""
-    try:
-        out = subprocess.run(["ldd", binary], check=True, capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as exc:
-        raise SuiteError("ldd %s failed: %s" % (binary, exc)) from exc
-    libs, loader = [], None
-    for line in out.splitlines():
-        words = line.split()
-        if "=>" in words:
-            target = words[words.index("=>") + 1]
-            if target == "not":
-                raise SuiteError("%s: library %s not found (ldd)" % (binary, words[0]))
-            if target.startswith("/"):
-                libs.append(target)
-        elif words and words[0].startswith("/"):
-            loader = words[0]
-    return libs, loader
-
-
-def bundle(path, replay):
+def bundle(path, replay, library_path=()):
     """Writes the bundle: hwc-replay as usr/bin/hwc-replay, its libraries in
     usr/lib/hwct (hwct-case sets LD_LIBRARY_PATH to it) and the dynamic loader
-    at its own path."""
+    at its own path. The libraries are those its ELF file names, resolved for its
+    architecture (elf.closure; library_path: folders searched before the system's,
+    as LD_LIBRARY_PATH). Returns the Elf of hwc-replay."""
     if not os.path.isfile(replay) or not os.access(replay, os.X_OK):
         raise SuiteError("%s: not an executable hwc-replay" % replay)
-    libs, loader = _libraries(replay)
+    c = elf.closure(replay, library_path)
     a = _Archive(path)
-    a.add_file("usr/bin/hwc-replay", replay, 0o755)
-    for lib in sorted(set(libs)):
-        a.add_file("usr/lib/hwct/" + os.path.basename(lib), os.path.realpath(lib), 0o755)
-    if loader:
-        a.add_file(loader.lstrip("/"), os.path.realpath(loader), 0o755)
+    a.add_file(BUNDLE_REPLAY, replay, 0o755)
+    for name in sorted(c.libraries):
+        a.add_file("usr/lib/hwct/" + name, os.path.realpath(c.libraries[name]), 0o755)
+    if c.loader:
+        a.add_file(c.loader[0].lstrip("/"), os.path.realpath(c.loader[1]), 0o755)
     a.close()
+    return c.program
+
+
+def bundle_elf(path):
+    """The Elf of the hwc-replay in the bundle at path (its header only); raises
+    SuiteError naming the bundle when it is not one."""
+    try:
+        with tarfile.open(path) as t:
+            try:
+                member = t.getmember(BUNDLE_REPLAY)
+            except KeyError:
+                raise SuiteError("%s: not an hwc-suite bundle: no %s in it" % (path, BUNDLE_REPLAY)) from None
+            f = t.extractfile(member)
+            if f is None:
+                raise SuiteError("%s: %s is not a file" % (path, BUNDLE_REPLAY))
+            head = f.read(64)
+    except (tarfile.TarError, OSError) as exc:
+        raise SuiteError("%s: not an hwc-suite bundle (a tar archive): %s" % (path, exc)) from exc
+    return elf.read_header("%s: %s" % (path, BUNDLE_REPLAY), head)
 
 
 def vm_board_files(prepared, out_dir, busybox="/bin/busybox"):
     """From a folder of tests/vm/vm-prepare (kernel, initramfs.cpio), writes to
-    out_dir: kernel (the same ELF vmlinux, booted by qemu's PVH entry),
-    modules.tar (lib/modules/hwct/: the VM's modules and their load-order) and
-    ramdisk.cpio (busybox and lava/init). Returns the paths by name."""
+    out_dir: kernel (the VM's: an ELF vmlinux, booted by qemu's PVH entry, on
+    amd64; an Image on arm64), modules.tar (lib/modules/hwct/: the VM's modules
+    and their load-order) and ramdisk.cpio (busybox and lava/init). The
+    architecture is the modules' (their ELF machine); busybox is the VM's own
+    (bin/busybox of its initramfs), else the one given, and must be a static
+    program of that architecture. Returns (the paths by name, the architecture)."""
     kernel = os.path.join(prepared, "kernel")
     initramfs = os.path.join(prepared, "initramfs.cpio")
     for p in (kernel, initramfs):
         if not os.path.isfile(p):
             raise SuiteError("%s: not found (is %s a vm-prepare folder?)" % (p, prepared))
-    if not os.path.isfile(busybox):
-        raise SuiteError("%s: not found (package busybox-static)" % busybox)
     os.makedirs(out_dir, exist_ok=True)
     files = {name: os.path.join(out_dir, name) for name in ("kernel", "ramdisk.cpio", "modules.tar")}
     tmp = files["kernel"] + ".tmp"
@@ -166,8 +170,28 @@ def vm_board_files(prepared, out_dir, busybox="/bin/busybox"):
         unpack = os.path.join(work, "initramfs")
         os.mkdir(unpack)
         with open(initramfs, "rb") as f:
-            subprocess.run(["cpio", "-id", "--quiet", "lib/modules/*"], stdin=f, cwd=unpack, check=True)
+            subprocess.run(["cpio", "-id", "--quiet", "lib/modules/*", "bin/busybox"], stdin=f, cwd=unpack,
+                           check=True)
         mods = os.path.join(unpack, "lib", "modules")
+        kos = sorted(n for n in os.listdir(mods) if n.endswith(".ko")) if os.path.isdir(mods) else []
+        if not kos:
+            raise SuiteError("%s: no kernel modules (lib/modules/*.ko) in it" % initramfs)
+        module = elf.read(os.path.join(mods, "vkms.ko" if "vkms.ko" in kos else kos[0]))
+        arch = module.arch
+        if arch not in BOARD_ARCHES:
+            raise SuiteError("%s: modules of %s, not of a board architecture (%s)" %
+                             (initramfs, module.machine_name, ", ".join(BOARD_ARCHES)))
+        own = os.path.join(unpack, "bin", "busybox")
+        if os.path.isfile(own) and not os.path.islink(own):
+            busybox = own
+        elif not os.path.isfile(busybox):
+            raise SuiteError("%s: not found (package busybox-static), and %s has no bin/busybox" % (busybox, initramfs))
+        box = elf.read(busybox)
+        if not module.compatible(box) or box.interpreter:
+            raise SuiteError("%s: busybox for the ramdisk must be a static program of the modules' "
+                             "architecture, %s; it is %s%s" % (
+                                 busybox, module.machine_name, box.machine_name,
+                                 ", dynamically linked" if box.interpreter else ""))
         a = _Archive(files["modules.tar"] + ".tmp")
         for name in sorted(os.listdir(mods)):
             a.add_file("lib/modules/hwct/" + name, os.path.join(mods, name), 0o644)
@@ -188,4 +212,4 @@ def vm_board_files(prepared, out_dir, busybox="/bin/busybox"):
             subprocess.run(["cpio", "-o", "-H", "newc", "-R", "0:0", "--quiet"], cwd=root,
                            input=listing.encode(), stdout=out, check=True)
         os.replace(files["ramdisk.cpio"] + ".tmp", files["ramdisk.cpio"])
-    return files
+    return files, arch

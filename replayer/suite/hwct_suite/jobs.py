@@ -123,6 +123,7 @@ def job(suite, board, k, n, cases, pub, data_url):
         "metadata": {
             "hwct.suite": suite.name,
             "hwct.board": board.name,
+            "hwct.arch": board.arch,
             "hwct.shard": "%d/%d" % (k, n),
             "hwct.cases": ",".join(c.name for c in cases),
         },
@@ -192,6 +193,7 @@ def write(suite, out_dir, fractions, boards, base_url=None):
                 "name": name,
                 "file": os.path.relpath(path, out_dir),
                 "board": board.name,
+                "arch": board.arch,
                 "device_type": board.device_type,
                 "shard": [k, n],
                 "cases": [{

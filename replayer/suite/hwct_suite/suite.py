@@ -8,15 +8,20 @@ import json
 import os
 import re
 
-from . import SuiteError
+from . import BOARD_ARCHES, SuiteError, artifacts
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 URL = re.compile(r"^(https?|file)://")
 DEPLOYS = ("tmpfs", "tftp")
 DEFAULT_PROMPT = "hwct-lava# "
 DEFAULT_TARGET = ["--device", "/dev/dri/card0"]
-# LAVA's qemu device type needs the architecture in the job context.
-QEMU_CONTEXT = {"arch": "amd64"}
+# A board's architecture (Debian's name): its kernel, ramdisk and bundle are built for it,
+# and LAVA's qemu device type takes it from the job context (qemu-system-x86_64 or
+# qemu-system-aarch64).
+ARCHES = BOARD_ARCHES
+DEFAULT_ARCH = "amd64"
+# LAVA's other names of them (a job context may say either)
+ARCH_ALIASES = {"x86_64": "amd64", "aarch64": "arm64"}
 
 
 class Board:
@@ -24,6 +29,7 @@ class Board:
 
     def __init__(self, name):
         self.name = name
+        self.arch = DEFAULT_ARCH  # one of ARCHES
         self.device_type = None
         self.deploy = None  # "tmpfs" (qemu) or "tftp"
         self.boot = None  # the LAVA boot action's method and its settings
@@ -153,10 +159,13 @@ class _Fields:
 
 def _board(path, name, value):
     f = _Fields(path, "boards." + name, value,
-                ("device_type", "deploy", "boot", "context", "tags", "kernel", "kernel_args",
+                ("device_type", "arch", "deploy", "boot", "context", "tags", "kernel", "kernel_args",
                  "ramdisk", "modules", "bundle", "dtb", "target", "prompt"))
     b = Board(name)
     b.device_type = f.name("device_type")
+    b.arch = f.get("arch", str, DEFAULT_ARCH)
+    if b.arch not in ARCHES:
+        f.fail("arch", "%r: one of %s" % (b.arch, ", ".join(ARCHES)))
     qemu = b.device_type == "qemu"
     b.deploy = f.get("deploy", str, "tmpfs" if qemu else "tftp")
     if b.deploy not in DEPLOYS:
@@ -169,7 +178,12 @@ def _board(path, name, value):
                "{method: u-boot, commands: ramdisk}")
     if "method" not in b.boot:
         f.fail("boot.method", "missing")
-    b.context = f.get("context", dict, dict(QEMU_CONTEXT) if qemu else {})
+    b.context = dict(f.get("context", dict, {}))
+    if qemu:
+        # LAVA's qemu device type needs the architecture in the job context
+        given = b.context.setdefault("arch", b.arch)
+        if ARCH_ALIASES.get(given, given) != b.arch:
+            f.fail("context.arch", "%r, but the board's arch is %s" % (given, b.arch))
     b.tags = f.strings("tags")
     for key in ("kernel", "ramdisk", "bundle"):
         b.files[key] = f.location(key, required=True)
@@ -177,6 +191,8 @@ def _board(path, name, value):
         loc = f.location(key)
         if loc:
             b.files[key] = loc
+    if "://" not in b.files["bundle"]:
+        _check_bundle(f, b)
     b.kernel_args = f.get("kernel_args", str, "")
     if '"' in b.kernel_args:
         f.fail("kernel_args", "no double quotes (the qemu command line quotes them)")
@@ -184,6 +200,17 @@ def _board(path, name, value):
         b.target = f.strings("target")
     b.prompt = f.get("prompt", str, DEFAULT_PROMPT)
     return b
+
+
+def _check_bundle(f, board):
+    """A bundle of this machine must hold an hwc-replay of the board's architecture."""
+    try:
+        replay = artifacts.bundle_elf(board.files["bundle"])
+    except SuiteError as exc:
+        f.fail("bundle", str(exc))
+    if replay.arch != board.arch:
+        f.fail("bundle", "%s holds an hwc-replay for %s, but the board's arch is %s" %
+               (board.files["bundle"], replay.machine_name, board.arch))
 
 
 def _case(path, index, value, boards):
