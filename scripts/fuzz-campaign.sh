@@ -12,8 +12,12 @@
 # first report stops a run and its input is a crash-* like any other.
 # Inputs a test names (by file name, in a tests/*/meson.build) stay in the
 # kept corpus whatever the merge keeps.
-# With --runs N a target stops after N executions (or SECONDS, whichever
-# comes first).
+# With --runs N a target runs until the runs kept in build-fuzz/campaign/TARGET
+# count N executions (or for SECONDS, whichever comes first). Each run keeps
+# its log there (run-TIME.log); a run cut short counts to its last status
+# line, so a campaign stopped goes on where it was. An input is a hang after
+# 600 s: libFuzzer's limit is wall-clock time and a campaign shares its
+# machine (a run paused while a benchmark measures must not report its input).
 # Usage: scripts/fuzz-campaign.sh [--runs N] [SECONDS] [JOBS] [TARGET...]
 set -u
 cd "$(dirname "$0")/.."
@@ -37,6 +41,18 @@ if [ ${#targets[@]} = 0 ]; then
 		[ -f "$t" ] && [ -x "$t" ] && targets+=("$(basename "$t")")
 	done
 fi
+# executions of the runs whose logs are kept in $1 (a run cut short: its last status line)
+kept_executions() {
+	local run n total=0
+	for run in "$1"/run-*.log; do
+		[ -f "$run" ] || continue
+		n=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$run" | grep -o '[0-9]*$' | awk '{ s += $1 } END { print s + 0 }')
+		[ "$n" != 0 ] || n=$(grep -ao '^#[0-9]*' "$run" | tail -n 1 | tr -d '#')
+		total=$((total + ${n:-0}))
+	done
+	echo "$total"
+}
+
 status=0
 for name in "${targets[@]}"; do
 	bin=build-fuzz/tests/fuzz/$name
@@ -46,14 +62,24 @@ for name in "${targets[@]}"; do
 	for seed in $(awk -v t="$name" '$1 == t { $1 = ""; print }' tests/fuzz/seeds.txt); do
 		cp -n $seed "$work/corpus"/ 2>/dev/null || true
 	done
+	log=$work/run-$(date +%Y%m%d-%H%M%S).log
+	left=
+	if [ -n "$runs" ]; then
+		left=$((runs - $(kept_executions "$work")))
+		if [ "$left" -le 0 ]; then
+			echo "$name: $(kept_executions "$work") executions in the runs kept in $work: done"
+			continue
+		fi
+	fi
 	dict=tests/fuzz/$name.dict
-	"$bin" -max_total_time="$seconds" $([ -n "$runs" ] && echo "-runs=$runs") $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=30 -rss_limit_mb=2048 \
+	"$bin" -max_total_time="$seconds" $([ -n "$left" ] && echo "-runs=$left") $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=600 -rss_limit_mb=2048 \
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$work/" \
-		$([ -f "$dict" ] && echo "-dict=$dict") "$work/corpus" "$kept" >"$work/run.log" 2>&1 || status=1
+		$([ -f "$dict" ] && echo "-dict=$dict") "$work/corpus" "$kept" >"$log" 2>&1 || status=1
 	# with -jobs the statistics are in fuzz-N.log
-	execs=$(cat "$work/run.log" fuzz-*.log 2>/dev/null | grep -o 'stat::number_of_executed_units: *[0-9]*' |
+	execs=$(cat "$log" fuzz-*.log 2>/dev/null | grep -o 'stat::number_of_executed_units: *[0-9]*' |
 		grep -o '[0-9]*$' | awk '{ s += $1 } END { print s + 0 }')
-	cov=$(cat "$work/run.log" fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]*' | tail -1)
+	cov=$(cat "$log" fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]*' | tail -1)
+	total=$(kept_executions "$work")
 	mv fuzz-*.log "$work/" 2>/dev/null || true
 	rm -rf "$kept.new" && mkdir -p "$kept.new"
 	if "$bin" -merge=1 "$kept.new" "$kept" "$work/corpus" >"$work/merge.log" 2>&1 &&
@@ -70,7 +96,7 @@ for name in "${targets[@]}"; do
 		echo "$name: merge failed, corpus left as it was (see $work/merge.log)"
 	fi
 	findings=$(ls "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-* 2>/dev/null | wc -l)
-	echo "$name: $execs executions, $cov, $(ls "$kept" | wc -l) inputs kept ($(du -sh "$kept" | cut -f1)), $findings findings"
+	echo "$name: $execs executions ($total in the runs kept in $work), $cov, $(ls "$kept" | wc -l) inputs kept ($(du -sh "$kept" | cut -f1)), $findings findings"
 	[ "$findings" = 0 ] || status=1
 done
 exit $status
