@@ -32,6 +32,7 @@ static REC_HOT uint64_t key_hash(const native_handle_t *handle, int32_t words)
 void rec_handle_cache_init(struct rec_handle_cache *c)
 {
 	atomic_flag_clear(&c->lock);
+	c->tick = 0;
 	memset(c->slots, 0, sizeof(c->slots));
 }
 
@@ -59,25 +60,38 @@ static struct rec_kept_fd *kept_new(int fd)
 	return k;
 }
 
+static REC_HOT bool slot_holds(const struct rec_handle_cache_slot *s, uint64_t hash, const native_handle_t *handle)
+{
+	return s->kept && s->hash == hash && s->handle == handle && s->fd0 == handle->data[0];
+}
+
 REC_HOT struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, const native_handle_t *handle,
 	int32_t words, bool *exact)
 {
 	uint64_t hash;
-	struct rec_handle_cache_slot *s;
+	struct rec_handle_cache_slot *a, *b, *s;
 	struct rec_kept_fd *k = NULL, *old = NULL;
 
 	if (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
 		return NULL;
 	}
 	hash = key_hash(handle, words);
-	s = &c->slots[hash % REC_HANDLE_CACHE_SLOTS];
-	if (s->kept && s->hash == hash && s->handle == handle && s->fd0 == handle->data[0]) {
+	c->tick++;
+	/* two places per key: buffers whose keys share one do not push each other out every call */
+	a = &c->slots[hash % REC_HANDLE_CACHE_SLOTS];
+	b = &c->slots[(hash >> 32) % REC_HANDLE_CACHE_SLOTS];
+	s = slot_holds(a, hash, handle) ? a : slot_holds(b, hash, handle) ? b : NULL;
+	if (s) {
 		k = s->kept;
 		atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+		s->used = c->tick;
 		*exact = false;
 	} else if ((k = kept_new(handle->data[0]))) {
+		/* the empty one, else the one used longer ago */
+		s = !a->kept ? a : !b->kept ? b : c->tick - a->used >= c->tick - b->used ? a : b;
 		old = s->kept;
-		*s = (struct rec_handle_cache_slot){ .hash = hash, .handle = handle, .fd0 = handle->data[0], .kept = k };
+		*s = (struct rec_handle_cache_slot){ .hash = hash, .handle = handle, .fd0 = handle->data[0],
+			.used = c->tick, .kept = k };
 		*exact = true;
 	}
 	atomic_flag_clear_explicit(&c->lock, memory_order_release);

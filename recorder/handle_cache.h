@@ -24,7 +24,7 @@
 
 #include <cutils/native_handle.h>
 
-#define REC_HANDLE_CACHE_SLOTS 32u	/* per device, direct-mapped by the key's hash */
+#define REC_HANDLE_CACHE_SLOTS 32u	/* per device; a key may sit in either of two, by its hash */
 
 /* A dup of a buffer's fd from its first call, shared by the cache and the events. */
 struct rec_kept_fd {
@@ -39,11 +39,13 @@ struct rec_handle_cache_slot {
 	uint64_t hash;			/* of the handle's address, counts and words; 0 = empty */
 	const native_handle_t *handle;
 	int32_t fd0;			/* data[0] when the slot was filled */
+	uint32_t used;			/* the cache's `tick` at its last hit or fill */
 	struct rec_kept_fd *kept;	/* the slot's reference */
 };
 
 struct rec_handle_cache {
 	atomic_flag lock;		/* taken without waiting: busy means "no cache this call" */
+	uint32_t tick;			/* lookups so far */
 	struct rec_handle_cache_slot slots[REC_HANDLE_CACHE_SLOTS];
 };
 
