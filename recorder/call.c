@@ -23,8 +23,13 @@ REC_HOT uint64_t rec_now_ns(void)
 
 REC_HOT void rec_inflight_enter(struct recorder *r, struct rec_call *c)
 {
+	rec_inflight_enter_pool(r, c, rec_event_pool_self());
+}
+
+REC_HOT void rec_inflight_enter_pool(struct recorder *r, struct rec_call *c, struct rec_event_pool *pool)
+{
 	/* the thread's pool counts the call on a line only its thread writes */
-	c->pool = rec_event_pool_self();
+	c->pool = pool;
 	if (c->pool) {
 		rec_event_pool_enter(c->pool);
 	} else {
@@ -44,10 +49,24 @@ REC_HOT void rec_inflight_leave(struct recorder *r, struct rec_call *c)
 REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device, int32_t function,
 	unsigned nargs)
 {
-	struct rec_device *d = rec_device_lookup(device);
 	struct recorder *r = rec_get();
+	struct rec_event_pool *p = NULL;
+	struct rec_device *d;
 	hwc2_function_pointer_t fn;
 
+	/*
+	 * The pool first, its lines asked for before the device is looked up:
+	 * in a frame's first call all of them are cold, and the two chains of
+	 * loads then overlap instead of one waiting for the other
+	 * (recorder/README.md, "What each call class costs, and why").
+	 */
+	if (r && atomic_load_explicit(&r->recording, memory_order_relaxed)) {
+		p = rec_event_pool_self();
+		if (p) {
+			rec_event_pool_prefetch(p);
+		}
+	}
+	d = rec_device_lookup(device);
 	c->rec = r;
 	c->dev = d;
 	c->ev = NULL;
@@ -69,7 +88,7 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 	c->tracing = rec_tp_call_enabled() ||
 		(function == HWC2_FUNCTION_PRESENT_DISPLAY && rec_tp_present_enabled());
 	if (atomic_load_explicit(&r->recording, memory_order_relaxed)) {
-		rec_inflight_enter(r, c);
+		rec_inflight_enter_pool(r, c, p ? p : rec_event_pool_self());
 		if (atomic_load(&r->recording)) {
 			c->ev = rec_event_take(c->pool, REC_EV_CALL, function, nargs, &c->wake);
 		}

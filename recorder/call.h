@@ -60,6 +60,8 @@ void rec_call_end(struct rec_call *c);
  * (c->pool) or, without one, in r->inflight; and the end of it.
  */
 void rec_inflight_enter(struct recorder *r, struct rec_call *c);
+/* The same with the calling thread's pool already at hand (NULL: none). */
+void rec_inflight_enter_pool(struct recorder *r, struct rec_call *c, struct rec_event_pool *pool);
 void rec_inflight_leave(struct recorder *r, struct rec_call *c);
 
 /* ------------------------------------------------------------ inputs */

@@ -4,7 +4,9 @@
 #include <sys/stat.h>
 
 #include "call.h"
+#include "device.h"
 #include "fds.h"
+#include "handle_cache.h"
 
 #define MAX_ARRAY_ELEMENTS 65536u	/* longer arrays are cut (extra_failed) */
 
@@ -133,9 +135,19 @@ void rec_arg_handle(struct rec_call *c, unsigned i, buffer_handle_t handle)
 	h->words = words;
 	h->ident = (uint64_t)(uintptr_t)handle;
 	memcpy(h->data, handle->data, (size_t)words * sizeof(int32_t));
-	h->fd = h->num_fds > 0 ? rec_fds_dup(handle->data[0]) : -1;
+	h->fd = -1;
 	h->ino = 0;
-	if (h->num_fds > 0 && h->fd < 0) {
+	h->kept = NULL;
+	h->kept_exact = false;
+	if (h->num_fds <= 0) {
+		return;
+	}
+	/* a buffer seen before: no dup here, the worker checks the kept one (handle_cache.h) */
+	h->kept = c->dev ? rec_handle_cache_get(&c->dev->handles, handle, words, &h->kept_exact) : NULL;
+	if (!h->kept) {
+		h->fd = rec_fds_dup(handle->data[0]);
+	}
+	if (!h->kept && h->fd < 0) {
 		struct stat st;
 
 		/* no dup (fd budget spent): the capture is dropped, the buffer keeps its identity */

@@ -22,6 +22,7 @@
 #include "capture.h"
 #include "config.h"
 #include "fds.h"
+#include "handle_cache.h"
 #include "payload.h"
 #include "recorder.h"
 #include "sync_uapi.h"
@@ -55,6 +56,7 @@ struct rec_capture *rec_capture_create(struct rec_event *ev, struct rec_handle *
 	cap->client_target = ev->function == HWC2_FUNCTION_SET_CLIENT_TARGET;
 	if (h) {
 		cap->has_buffer = true;
+		rec_handle_resolve(h);
 		cap->fd = h->fd;
 		h->fd = -1;
 		if (cap->fd >= 0 && fstat(cap->fd, &st) == 0) {

@@ -136,6 +136,8 @@ static int wrap_close(struct hw_device_t *hw)
 	rec_detach();
 	/* no callback can run once the module's device is closed */
 	rec_callback_free_all(atomic_load(&d->callbacks));
+	/* events still queued keep their own references to the kept dups */
+	rec_handle_cache_flush(&d->handles);
 	free(d);
 	return ret;
 }
@@ -187,6 +189,7 @@ void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 		d->real_get_capabilities = device->getCapabilities;
 		d->real_get_function = device->getFunction;
 		snprintf(d->module_path, sizeof(d->module_path), "%s", module_path);
+		rec_handle_cache_init(&d->handles);
 	}
 	for (int i = 0; d && i < MAX_DEVICES && slot < 0; i++) {
 		struct rec_device *expected = NULL;

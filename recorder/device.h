@@ -19,6 +19,7 @@
 #include <hardware/hwcomposer2.h>
 #include <hwct/hwc2_names.h>
 
+#include "handle_cache.h"
 #include "recorder.h"
 
 /* Registered callbacks kept per device (callback.c). */
@@ -33,6 +34,7 @@ struct rec_device {
 	/* real functions by descriptor, filled by getFunction (or on first use) */
 	_Atomic(hwc2_function_pointer_t) real[HWCT_HWC2_FUNCTION_MAX + 1];
 	_Atomic(struct rec_callback *) callbacks;	/* every registration, freed at close */
+	struct rec_handle_cache handles;	/* buffer fds its calls have seen, flushed at close */
 	char module_path[4096];
 };
 

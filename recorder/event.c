@@ -18,6 +18,7 @@
 #include "capture.h"
 #include "event.h"
 #include "fds.h"
+#include "handle_cache.h"
 #include "module.h"
 #include "recorder.h"
 
@@ -39,6 +40,7 @@ struct rec_event_pool {
 	uint32_t tid;				/* the owner's rec_tid() */
 	struct rec_event_pool *next;		/* in `pools`, never removed */
 	atomic_bool owned;			/* a live thread takes events from it */
+	_Atomic(pthread_t) thread;		/* the owner, (pthread_t)0 while none (`hint`) */
 	/* the freeing threads' line */
 	_Alignas(REC_LINE) _Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
 };
@@ -46,6 +48,18 @@ struct rec_event_pool {
 static _Atomic(struct rec_event_pool *) pools;
 static atomic_uint loose;		/* events malloc'd alone, not yet freed */
 static _Thread_local struct rec_event_pool *own_pool;
+/*
+ * The pool of the thread that called last, NULL none: a call of the same
+ * thread finds its pool here by comparing pthread_self() with the pool's
+ * `thread`, a load off the thread pointer, instead of through own_pool. In a
+ * dlopen'd library own_pool is dynamic TLS: __tls_get_addr, the thread's
+ * vector of TLS blocks, then the block, three more cold lines on other pages
+ * in a frame's first call (recorder/README.md, "What each call class costs,
+ * and why"). `thread` is set by an owner only after it took the pool and
+ * cleared before the pool is given up, and no live thread's pthread_t is 0,
+ * so a pool whose `thread` is the caller's is the caller's.
+ */
+static _Atomic(struct rec_event_pool *) hint;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t key;		/* its destructor gives the pool up when its thread ends */
 static bool key_ok;
@@ -55,6 +69,7 @@ static void pool_disown(void *data)
 	struct rec_event_pool *p = data;
 
 	own_pool = NULL;
+	atomic_store_explicit(&p->thread, (pthread_t)0, memory_order_relaxed);
 	atomic_store_explicit(&p->owned, false, memory_order_release);
 }
 
@@ -70,9 +85,15 @@ static void key_create(void)
 /* The calling thread's pool (adopted or made on first use), NULL when none can be had. */
 static REC_HOT struct rec_event_pool *pool_get(void)
 {
-	struct rec_event_pool *p = own_pool;
+	pthread_t self = pthread_self();
+	struct rec_event_pool *p = atomic_load_explicit(&hint, memory_order_relaxed);
 
+	if (p && pthread_equal(atomic_load_explicit(&p->thread, memory_order_relaxed), self)) {
+		return p;
+	}
+	p = own_pool;
 	if (p) {
+		atomic_store_explicit(&hint, p, memory_order_relaxed);
 		return p;
 	}
 	pthread_once(&key_once, key_create);
@@ -97,6 +118,7 @@ static REC_HOT struct rec_event_pool *pool_get(void)
 		atomic_init(&p->owned, true);
 		atomic_init(&p->busy, 0);
 		atomic_init(&p->returned, NULL);
+		atomic_init(&p->thread, (pthread_t)0);
 		p->next = atomic_load_explicit(&pools, memory_order_relaxed);
 		while (!atomic_compare_exchange_weak_explicit(&pools, &p->next, p,
 				memory_order_release, memory_order_relaxed)) {
@@ -108,12 +130,26 @@ static REC_HOT struct rec_event_pool *pool_get(void)
 	}
 	p->tid = rec_tid();
 	own_pool = p;
+	atomic_store_explicit(&p->thread, self, memory_order_relaxed);
+	atomic_store_explicit(&hint, p, memory_order_relaxed);
 	return p;
 }
 
 REC_HOT struct rec_event_pool *rec_event_pool_self(void)
 {
 	return pool_get();
+}
+
+static void prefetch_event(struct rec_event *ev);
+
+REC_HOT void rec_event_pool_prefetch(struct rec_event_pool *p)
+{
+	struct rec_event *ev = p->free;
+
+	__builtin_prefetch(p, 1);
+	if (ev) {
+		prefetch_event(ev);
+	}
 }
 
 REC_HOT uint32_t rec_event_pool_tid(const struct rec_event_pool *p)
@@ -223,6 +259,8 @@ void rec_event_pools_after_fork(void)
 {
 	for (struct rec_event_pool *p = atomic_load(&pools); p; p = p->next) {
 		if (p != own_pool) {
+			/* a thread of the child may get the pthread_t of one the parent had */
+			atomic_store(&p->thread, (pthread_t)0);
 			atomic_store(&p->owned, false);
 		}
 		atomic_store(&p->busy, 0);	/* calls of threads the child does not have never end */
@@ -349,7 +387,11 @@ void rec_event_release(struct rec_event *ev)
 				close_fd(&f[k].fd);
 			}
 		} else if (a->kind == REC_ARG_HANDLE && a->present) {
-			close_fd(&((struct rec_handle *)(ev->extra + a->off))->fd);
+			struct rec_handle *h = (struct rec_handle *)(ev->extra + a->off);
+
+			close_fd(&h->fd);
+			rec_kept_fd_put(h->kept);
+			h->kept = NULL;
 		}
 	}
 	if (ev->extra != ev->inline_extra) {

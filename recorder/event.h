@@ -70,12 +70,16 @@ struct rec_fence {
 
 /* Snapshot of a buffer_handle_t (cutils/native_handle.h) taken during the call. */
 #define REC_HANDLE_MAX_WORDS 128
+struct rec_kept_fd;
 struct rec_handle {
 	int32_t fd;		/* our dup of data[0], -1 when there was none or no dup was made */
 	int32_t num_fds, num_ints;	/* as the handle said */
 	int32_t words;		/* how many data[] entries were copied (<= REC_HANDLE_MAX_WORDS) */
 	uint64_t ident;		/* handle pointer, for buffers without fds */
 	uint64_t ino;		/* data[0]'s inode when it had an fd but no dup was made (fds.h), else 0 */
+	/* a dup kept from the buffer's first call (handle_cache.h), NULL none; the worker turns it into fd */
+	struct rec_kept_fd *kept;
+	bool kept_exact;	/* kept was dup'd from data[0] in this very call */
 	int32_t data[];		/* data[0 .. words) */
 };
 
@@ -146,6 +150,14 @@ struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs);
  * cannot have one; it stays the thread's until the thread ends.
  */
 struct rec_event_pool *rec_event_pool_self(void);
+
+/*
+ * Asks for the lines of p that a call takes an event from, and the event's
+ * first lines, without waiting for them: a call that starts with this has
+ * them arrive while it finds its device (a composer's first call of a frame
+ * finds all of them cold).
+ */
+void rec_event_pool_prefetch(struct rec_event_pool *p);
 
 /* The kernel tid of p's owner (rec_tid() of the thread that took p). */
 uint32_t rec_event_pool_tid(const struct rec_event_pool *p);

@@ -1,0 +1,144 @@
+/* The buffer fds a device's calls have seen (handle_cache.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "event.h"
+#include "fds.h"
+#include "handle_cache.h"
+#include "hot.h"
+
+#define FNV_OFFSET 14695981039346656037ull
+#define FNV_PRIME 1099511628211ull
+
+static REC_HOT uint64_t mix(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * FNV_PRIME;
+}
+
+/* The key: the handle's address, its counts and the words a call copies; never 0. */
+static REC_HOT uint64_t key_hash(const native_handle_t *handle, int32_t words)
+{
+	uint64_t h = FNV_OFFSET;
+
+	h = mix(h, (uint64_t)(uintptr_t)handle);
+	h = mix(h, (uint64_t)(uint32_t)handle->numFds << 32 | (uint32_t)handle->numInts);
+	for (int32_t i = 0; i < words; i++) {
+		h = mix(h, (uint32_t)handle->data[i]);
+	}
+	return h ? h : 1;
+}
+
+void rec_handle_cache_init(struct rec_handle_cache *c)
+{
+	atomic_flag_clear(&c->lock);
+	c->tick = 0;
+	memset(c->slots, 0, sizeof(c->slots));
+}
+
+void rec_kept_fd_put(struct rec_kept_fd *k)
+{
+	if (k && atomic_fetch_sub_explicit(&k->refs, 1, memory_order_acq_rel) == 1) {
+		rec_fds_close(k->fd);
+		free(k);
+	}
+}
+
+static struct rec_kept_fd *kept_new(int fd)
+{
+	struct rec_kept_fd *k = malloc(sizeof(*k));
+
+	if (!k) {
+		return NULL;
+	}
+	*k = (struct rec_kept_fd){ .fd = rec_fds_dup(fd) };
+	if (k->fd < 0) {
+		free(k);
+		return NULL;
+	}
+	atomic_init(&k->refs, 2);	/* the slot's and the caller's */
+	return k;
+}
+
+static REC_HOT bool slot_holds(const struct rec_handle_cache_slot *s, uint64_t hash, const native_handle_t *handle)
+{
+	return s->kept && s->hash == hash && s->handle == handle && s->fd0 == handle->data[0];
+}
+
+REC_HOT struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, const native_handle_t *handle,
+	int32_t words, bool *exact)
+{
+	uint64_t hash;
+	struct rec_handle_cache_slot *a, *b, *s;
+	struct rec_kept_fd *k = NULL, *old = NULL;
+
+	if (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
+		return NULL;
+	}
+	hash = key_hash(handle, words);
+	c->tick++;
+	/* two places per key: buffers whose keys share one do not push each other out every call */
+	a = &c->slots[hash % REC_HANDLE_CACHE_SLOTS];
+	b = &c->slots[(hash >> 32) % REC_HANDLE_CACHE_SLOTS];
+	s = slot_holds(a, hash, handle) ? a : slot_holds(b, hash, handle) ? b : NULL;
+	if (s) {
+		k = s->kept;
+		atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+		s->used = c->tick;
+		*exact = false;
+	} else if ((k = kept_new(handle->data[0]))) {
+		/* the empty one, else the one used longer ago */
+		s = !a->kept ? a : !b->kept ? b : c->tick - a->used >= c->tick - b->used ? a : b;
+		old = s->kept;
+		*s = (struct rec_handle_cache_slot){ .hash = hash, .handle = handle, .fd0 = handle->data[0],
+			.used = c->tick, .kept = k };
+		*exact = true;
+	}
+	atomic_flag_clear_explicit(&c->lock, memory_order_release);
+	/* a buffer no event holds any more: its dup is closed here, once per buffer that leaves the slot */
+	rec_kept_fd_put(old);
+	return k;
+}
+
+void rec_handle_cache_flush(struct rec_handle_cache *c)
+{
+	while (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
+		/* a call holds it for a lookup and at most one dup */
+	}
+	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
+		rec_kept_fd_put(c->slots[i].kept);
+		c->slots[i] = (struct rec_handle_cache_slot){ 0 };
+	}
+	atomic_flag_clear_explicit(&c->lock, memory_order_release);
+}
+
+bool rec_handle_resolve(struct rec_handle *h)
+{
+	struct rec_kept_fd *k = h->kept;
+	struct stat st;
+	bool same;
+
+	if (!k) {
+		return false;
+	}
+	h->kept = NULL;
+	if (!k->stat_done) {
+		k->stat_done = true;
+		k->stat_ok = fstat(k->fd, &st) == 0;
+		k->dev = k->stat_ok ? (uint64_t)st.st_dev : 0;
+		k->ino = k->stat_ok ? (uint64_t)st.st_ino : 0;
+	}
+	/*
+	 * The same inode is the same buffer, whichever file it was opened as
+	 * (a buffer imported twice): its pixels are the kept dup's.
+	 */
+	same = h->kept_exact || (k->stat_ok && h->num_fds > 0 && fstat(h->data[0], &st) == 0 &&
+		(uint64_t)st.st_dev == k->dev && (uint64_t)st.st_ino == k->ino);
+	h->fd = same ? rec_fds_dup(k->fd) : -1;
+	if (same && h->fd < 0 && k->stat_ok) {
+		/* no dup (fd budget spent): the capture is dropped, the buffer keeps its identity */
+		h->ino = k->ino;
+	}
+	rec_kept_fd_put(k);
+	return !same;
+}

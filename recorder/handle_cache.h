@@ -1,0 +1,83 @@
+/*
+ * The buffer fds a device's calls have seen, so that a buffer call of a
+ * buffer seen before takes no dup on the caller's thread
+ * (recorder/README.md, "What each call class costs, and why").
+ *
+ * A buffer call keeps the buffer's first fd for its capture and for the
+ * buffer's identity (its inode). The first call of a buffer dups it, as
+ * before, and the cache keeps that dup (`struct rec_kept_fd`) under the
+ * handle's address and words. A later call whose handle has the same
+ * address and words takes a reference to the kept dup instead; the worker,
+ * when it takes the event (rec_handle_resolve), checks that the handle's
+ * fd still names the kept dup's inode (fstat: device and inode) and only
+ * then gives the event its own dup of the kept one. When it does not (the
+ * fd was closed, or its number now names another file), the event has no
+ * buffer fd: its capture is dropped and counted as one without fds
+ * (captures_no_fd), its buffer named by the handle's address.
+ */
+#ifndef REC_HANDLE_CACHE_H
+#define REC_HANDLE_CACHE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cutils/native_handle.h>
+
+#define REC_HANDLE_CACHE_SLOTS 32u	/* per device; a key may sit in either of two, by its hash */
+
+/* A dup of a buffer's fd from its first call, shared by the cache and the events. */
+struct rec_kept_fd {
+	atomic_int refs;		/* the cache's and each event's */
+	int32_t fd;			/* rec_fds_dup of the handle's data[0] */
+	/* worker only (rec_handle_resolve): the dup's inode, read once */
+	bool stat_done, stat_ok;
+	uint64_t dev, ino;
+};
+
+struct rec_handle_cache_slot {
+	uint64_t hash;			/* of the handle's address, counts and words; 0 = empty */
+	const native_handle_t *handle;
+	int32_t fd0;			/* data[0] when the slot was filled */
+	uint32_t used;			/* the cache's `tick` at its last hit or fill */
+	struct rec_kept_fd *kept;	/* the slot's reference */
+};
+
+struct rec_handle_cache {
+	atomic_flag lock;		/* taken without waiting: busy means "no cache this call" */
+	uint32_t tick;			/* lookups so far */
+	struct rec_handle_cache_slot slots[REC_HANDLE_CACHE_SLOTS];
+};
+
+/* An empty cache. */
+void rec_handle_cache_init(struct rec_handle_cache *c);
+
+/*
+ * The kept dup for handle (words = how many of its data[] the call copies,
+ * numFds > 0), with a reference for the caller: the slot's when the handle
+ * was seen (*exact false: the worker must check it), else a new dup of
+ * data[0] made now, kept in the slot (*exact true). NULL when the cache is
+ * in use by another thread, or no dup could be made (fd budget, fds.h), or
+ * out of memory: the caller then dups on its own. Never blocks.
+ */
+struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, const native_handle_t *handle,
+	int32_t words, bool *exact);
+
+/* Drops the cache's references (closing dups no event holds). Waits for a call using it. */
+void rec_handle_cache_flush(struct rec_handle_cache *c);
+
+/* Drops one reference to k; the last closes the dup. k may be NULL. Any thread. */
+void rec_kept_fd_put(struct rec_kept_fd *k);
+
+struct rec_handle;
+
+/*
+ * Worker: gives h its own fd from its kept dup, if any (h->kept): a dup of
+ * it when the kept dup was made by this call (kept_exact) or when the
+ * handle's data[0] still names the kept dup's inode now, else none (-1);
+ * then drops h's reference. Returns whether h had a kept dup that could not
+ * be confirmed.
+ */
+bool rec_handle_resolve(struct rec_handle *h);
+
+#endif

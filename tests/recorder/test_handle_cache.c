@@ -1,0 +1,293 @@
+/*
+ * The buffer fds a device's calls have seen (recorder/handle_cache.c),
+ * deviceless, on memfd buffers behind native handles the way the test
+ * allocator makes them (one fd, two ints):
+ *
+ * - hit: a handle's first call dups its fd (exact), its second takes the
+ *   kept dup without one; the worker's resolve gives both events an fd of
+ *   the buffer's inode; once the events and the cache let go, no fd is
+ *   held and none is open that was not before.
+ * - reused-fd: a hit whose fd number names another buffer by the time the
+ *   worker looks (closed and reused: dup2 of another memfd), or nothing
+ *   (closed): no fd, reported unconfirmed; the kept dup is not handed out.
+ * - same-inode: the fd number re-opened as another file of the same
+ *   buffer (/proc/self/fd): confirmed, the same inode.
+ * - busy: while another thread holds the cache, a call gets nothing from
+ *   it and takes no reference (the caller dups on its own).
+ * - evict: 200 buffers through one cache: a buffer pushed out of its slot
+ *   has its dup closed unless an event still holds it; fds held never
+ *   exceed the slots plus the events alive.
+ * One meson test per case.
+ */
+#define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
+#include "check.h"
+#include "event.h"
+#include "fds.h"
+#include "handle_cache.h"
+
+struct check_tally check_tally;
+
+/* A native handle with one fd and two ints, as the test allocator's. */
+struct test_handle {
+	native_handle_t *base;
+	int32_t *data;		/* base->data */
+};
+
+static int new_buffer(const char *name)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	if (fd < 0 || ftruncate(fd, 4096) < 0) {
+		perror("memfd");
+		exit(1);
+	}
+	return fd;
+}
+
+static void handle_init(struct test_handle *t, int fd)
+{
+	t->base = calloc(1, sizeof(native_handle_t) + 3 * sizeof(int));
+	if (!t->base) {
+		exit(1);
+	}
+	t->base->version = (int)sizeof(native_handle_t);
+	t->base->numFds = 1;
+	t->base->numInts = 2;
+	t->data = t->base->data;
+	t->data[0] = fd;
+	t->data[1] = 1080;
+	t->data[2] = 2400;
+}
+
+/* The event's snapshot of h, as rec_arg_handle takes it: the kept dup or NULL (cache busy). */
+static struct rec_handle *snapshot(struct rec_handle_cache *c, const struct test_handle *t)
+{
+	struct rec_handle *h = calloc(1, sizeof(*h) + 3 * sizeof(int32_t));
+
+	if (!h) {
+		exit(1);
+	}
+	h->num_fds = 1;
+	h->num_ints = 2;
+	h->words = 3;
+	h->fd = -1;
+	memcpy(h->data, t->data, 3 * sizeof(int32_t));
+	h->kept = rec_handle_cache_get(c, t->base, 3, &h->kept_exact);
+	return h;
+}
+
+static uint64_t ino_of(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
+}
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	while (d && readdir(d)) {
+		n++;
+	}
+	if (d) {
+		closedir(d);
+	}
+	return n;
+}
+
+static uint32_t held(void)
+{
+	struct rec_fds_stats st;
+
+	rec_fds_get_stats(&st);
+	return st.held;
+}
+
+/* The worker's part: resolve, then the capture closes the fd. Returns the fd's inode, 0 none. */
+static uint64_t resolve_and_close(struct rec_handle *h, bool *unconfirmed)
+{
+	uint64_t ino;
+
+	*unconfirmed = rec_handle_resolve(h);
+	ino = h->fd >= 0 ? ino_of(h->fd) : 0;
+	rec_fds_close(h->fd);
+	CHECK(h->kept == NULL, "resolve left the kept dup on the event");
+	free(h);
+	return ino;
+}
+
+static void case_hit(void)
+{
+	struct rec_handle_cache c;
+	struct test_handle t;
+	int before = open_fds(), fd = new_buffer("hit");
+	struct rec_handle *h1, *h2;
+	bool unconfirmed;
+
+	rec_handle_cache_init(&c);
+	handle_init(&t, fd);
+	h1 = snapshot(&c, &t);
+	h2 = snapshot(&c, &t);
+	CHECK(h1->kept && h1->kept_exact, "first call: no exact dup");
+	CHECK(h2->kept == h1->kept && !h2->kept_exact, "second call: not the kept dup of the first");
+	CHECK_INT(held(), 1);	/* one dup for both calls */
+	CHECK_EQ_U64(resolve_and_close(h1, &unconfirmed), ino_of(fd));
+	CHECK(!unconfirmed, "first call unconfirmed");
+	CHECK_EQ_U64(resolve_and_close(h2, &unconfirmed), ino_of(fd));
+	CHECK(!unconfirmed, "second call unconfirmed");
+	rec_handle_cache_flush(&c);
+	CHECK_INT(held(), 0);
+	close(fd);
+	free(t.base);
+	CHECK_INT(open_fds(), before);
+}
+
+static void case_reused_fd(void)
+{
+	struct rec_handle_cache c;
+	struct test_handle t;
+	int fd = new_buffer("a"), other = new_buffer("b");
+	struct rec_handle *h;
+	bool unconfirmed;
+
+	rec_handle_cache_init(&c);
+	handle_init(&t, fd);
+	CHECK(resolve_and_close(snapshot(&c, &t), &unconfirmed) == ino_of(fd) && !unconfirmed,
+		"first call not confirmed");
+	/* the hit is taken while fd names buffer a; before the worker looks, the number names b */
+	h = snapshot(&c, &t);
+	CHECK(h->kept && !h->kept_exact, "no hit");
+	CHECK(dup2(other, fd) == fd, "dup2");
+	CHECK_EQ_U64(resolve_and_close(h, &unconfirmed), 0);
+	CHECK(unconfirmed, "a reused fd number confirmed");
+	/* and closed altogether */
+	h = snapshot(&c, &t);
+	CHECK(h->kept && !h->kept_exact, "no hit");
+	close(fd);
+	CHECK_EQ_U64(resolve_and_close(h, &unconfirmed), 0);
+	CHECK(unconfirmed, "a closed fd confirmed");
+	rec_handle_cache_flush(&c);
+	CHECK_INT(held(), 0);
+	close(other);
+	free(t.base);
+}
+
+static void case_same_inode(void)
+{
+	struct rec_handle_cache c;
+	struct test_handle t;
+	int fd = new_buffer("same"), again;
+	char path[64];
+	struct rec_handle *h;
+	bool unconfirmed;
+
+	rec_handle_cache_init(&c);
+	handle_init(&t, fd);
+	CHECK(resolve_and_close(snapshot(&c, &t), &unconfirmed) == ino_of(fd) && !unconfirmed,
+		"first call not confirmed");
+	h = snapshot(&c, &t);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	again = open(path, O_RDWR | O_CLOEXEC);	/* a new file of the same buffer */
+	CHECK(again >= 0 && dup2(again, fd) == fd, "reopen");
+	CHECK_EQ_U64(resolve_and_close(h, &unconfirmed), ino_of(again));
+	CHECK(!unconfirmed, "the same buffer, reopened, unconfirmed");
+	rec_handle_cache_flush(&c);
+	close(again);
+	close(fd);
+	free(t.base);
+	CHECK_INT(held(), 0);
+}
+
+static void case_busy(void)
+{
+	struct rec_handle_cache c;
+	struct test_handle t;
+	int fd = new_buffer("busy");
+	struct rec_handle *h;
+
+	rec_handle_cache_init(&c);
+	handle_init(&t, fd);
+	CHECK(!atomic_flag_test_and_set(&c.lock), "lock");	/* another thread's call */
+	h = snapshot(&c, &t);
+	CHECK(h->kept == NULL, "a kept dup from a busy cache");
+	CHECK_INT(held(), 0);
+	atomic_flag_clear(&c.lock);
+	free(h);
+	h = snapshot(&c, &t);
+	CHECK(h->kept && h->kept_exact, "no dup once free");
+	rec_kept_fd_put(h->kept);
+	free(h);
+	rec_handle_cache_flush(&c);
+	CHECK_INT(held(), 0);
+	close(fd);
+	free(t.base);
+}
+
+#define EVICT_BUFFERS 200
+#define EVICT_LIVE 8	/* events alive at once */
+
+static void case_evict(void)
+{
+	struct rec_handle_cache c;
+	struct test_handle *t = calloc(EVICT_BUFFERS, sizeof(*t));
+	struct rec_handle *live[EVICT_LIVE] = { 0 };
+	int before = open_fds();
+	uint32_t most = 0;
+
+	if (!t) {
+		exit(1);
+	}
+	rec_handle_cache_init(&c);
+	for (int i = 0; i < EVICT_BUFFERS; i++) {
+		bool unconfirmed;
+
+		handle_init(&t[i], new_buffer("evict"));
+		if (live[i % EVICT_LIVE]) {
+			CHECK(resolve_and_close(live[i % EVICT_LIVE], &unconfirmed) != 0 && !unconfirmed,
+				"event %d not confirmed", i);
+		}
+		live[i % EVICT_LIVE] = snapshot(&c, &t[i]);
+		most = held() > most ? held() : most;
+	}
+	CHECK(most <= REC_HANDLE_CACHE_SLOTS + EVICT_LIVE, "%u fds held, more than %u slots and %d events",
+		most, REC_HANDLE_CACHE_SLOTS, EVICT_LIVE);
+	for (int i = 0; i < EVICT_LIVE; i++) {
+		bool unconfirmed;
+
+		resolve_and_close(live[i], &unconfirmed);
+	}
+	rec_handle_cache_flush(&c);
+	CHECK_INT(held(), 0);
+	for (int i = 0; i < EVICT_BUFFERS; i++) {
+		close(t[i].data[0]);
+		free(t[i].base);
+	}
+	free(t);
+	CHECK_INT(open_fds(), before);
+}
+
+static const struct check_case tests[] = {
+	{ "hit", case_hit },
+	{ "reused-fd", case_reused_fd },
+	{ "same-inode", case_same_inode },
+	{ "busy", case_busy },
+	{ "evict", case_evict },
+};
+
+int main(int argc, char **argv)
+{
+	rec_fds_init();
+	return check_run_cases(tests, sizeof(tests) / sizeof(tests[0]), argc, argv);
+}
