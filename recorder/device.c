@@ -136,7 +136,8 @@ static int wrap_close(struct hw_device_t *hw)
 	rec_detach();
 	/* no callback can run once the module's device is closed */
 	rec_callback_free_all(atomic_load(&d->callbacks));
-	/* events still queued keep their own references to the kept dups */
+	/* no sweep uses the cache after this; events still queued keep their own references */
+	rec_handle_cache_unwatch(&d->handles);
 	rec_handle_cache_flush(&d->handles);
 	free(d);
 	return ret;
@@ -207,6 +208,8 @@ void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 		rec_detach();
 		return;
 	}
+	/* the worker's sweep closes the dups of buffers the composer let go (handle_cache.h) */
+	rec_handle_cache_watch(&d->handles);
 	device->getCapabilities = wrap_get_capabilities;
 	device->getFunction = wrap_get_function;
 	device->common.close = wrap_close;

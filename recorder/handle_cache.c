@@ -1,4 +1,5 @@
 /* The buffer fds a device's calls have seen (handle_cache.h). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,7 @@ void rec_handle_cache_init(struct rec_handle_cache *c)
 {
 	atomic_flag_clear(&c->lock);
 	c->tick = 0;
+	c->sweep_next = 0;
 	memset(c->slots, 0, sizeof(c->slots));
 }
 
@@ -112,28 +114,111 @@ void rec_handle_cache_flush(struct rec_handle_cache *c)
 	atomic_flag_clear_explicit(&c->lock, memory_order_release);
 }
 
-bool rec_handle_resolve(struct rec_handle *h)
-{
-	struct rec_kept_fd *k = h->kept;
-	struct stat st;
-	bool same;
+/* The caches of the devices open, for the worker's sweep; under watch_lock. */
+static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rec_handle_cache *watched[REC_HANDLE_CACHE_SLOTS];
 
-	if (!k) {
-		return false;
+bool rec_handle_cache_watch(struct rec_handle_cache *c)
+{
+	bool done = false;
+
+	pthread_mutex_lock(&watch_lock);
+	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS && !done; i++) {
+		if (!watched[i]) {
+			watched[i] = c;
+			done = true;
+		}
 	}
-	h->kept = NULL;
+	pthread_mutex_unlock(&watch_lock);
+	return done;
+}
+
+void rec_handle_cache_unwatch(struct rec_handle_cache *c)
+{
+	pthread_mutex_lock(&watch_lock);
+	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
+		if (watched[i] == c) {
+			watched[i] = NULL;
+		}
+	}
+	pthread_mutex_unlock(&watch_lock);
+}
+
+/* Worker: the kept dup's inode, read once (rec_handle_resolve reads it too). */
+static void kept_stat(struct rec_kept_fd *k)
+{
+	struct stat st;
+
 	if (!k->stat_done) {
 		k->stat_done = true;
 		k->stat_ok = fstat(k->fd, &st) == 0;
 		k->dev = k->stat_ok ? (uint64_t)st.st_dev : 0;
 		k->ino = k->stat_ok ? (uint64_t)st.st_ino : 0;
 	}
+}
+
+/* Worker: whether fd names the kept dup's buffer now. */
+static bool names_kept(struct rec_kept_fd *k, int fd)
+{
+	struct stat st;
+
+	kept_stat(k);
+	return k->stat_ok && fstat(fd, &st) == 0 && (uint64_t)st.st_dev == k->dev && (uint64_t)st.st_ino == k->ino;
+}
+
+unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots)
+{
+	struct rec_kept_fd *gone[REC_HANDLE_CACHE_SLOTS];
+	unsigned n = 0;
+
+	if (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
+		return 0;	/* a call is using it: the next turn */
+	}
+	for (unsigned i = 0; i < slots && i < REC_HANDLE_CACHE_SLOTS; i++) {
+		struct rec_handle_cache_slot *s = &c->slots[c->sweep_next++ % REC_HANDLE_CACHE_SLOTS];
+
+		/* the composer's fd may be closed or reused while this looks: either way it empties the slot */
+		if (s->kept && !names_kept(s->kept, s->fd0)) {
+			gone[n++] = s->kept;
+			*s = (struct rec_handle_cache_slot){ 0 };
+		}
+	}
+	atomic_flag_clear_explicit(&c->lock, memory_order_release);
+	for (unsigned i = 0; i < n; i++) {
+		rec_kept_fd_put(gone[i]);	/* closed here unless an event still holds it */
+	}
+	return n;
+}
+
+unsigned rec_handle_cache_sweep_all(unsigned slots)
+{
+	unsigned n = 0;
+
+	pthread_mutex_lock(&watch_lock);
+	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
+		if (watched[i]) {
+			n += rec_handle_cache_sweep(watched[i], slots);
+		}
+	}
+	pthread_mutex_unlock(&watch_lock);
+	return n;
+}
+
+bool rec_handle_resolve(struct rec_handle *h)
+{
+	struct rec_kept_fd *k = h->kept;
+	bool same;
+
+	if (!k) {
+		return false;
+	}
+	h->kept = NULL;
+	kept_stat(k);
 	/*
 	 * The same inode is the same buffer, whichever file it was opened as
 	 * (a buffer imported twice): its pixels are the kept dup's.
 	 */
-	same = h->kept_exact || (k->stat_ok && h->num_fds > 0 && fstat(h->data[0], &st) == 0 &&
-		(uint64_t)st.st_dev == k->dev && (uint64_t)st.st_ino == k->ino);
+	same = h->kept_exact || (h->num_fds > 0 && names_kept(k, h->data[0]));
 	h->fd = same ? rec_fds_dup(k->fd) : -1;
 	if (same && h->fd < 0 && k->stat_ok) {
 		/* no dup (fd budget spent): the capture is dropped, the buffer keeps its identity */

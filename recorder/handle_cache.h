@@ -14,6 +14,13 @@
  * fd was closed, or its number now names another file), the event has no
  * buffer fd: its capture is dropped and counted as one without fds
  * (captures_no_fd), its buffer named by the handle's address.
+ *
+ * A kept dup holds its buffer's memory. So that a buffer the composer has
+ * freed is not held by the recorder, the worker sweeps the caches of the
+ * devices open (rec_handle_cache_sweep_all, a few slots each turn of its
+ * loop, recording or not): a slot whose handle fd no longer names the kept
+ * dup's inode (closed, or its number reused) is emptied and the dup closed
+ * once no event holds it.
  */
 #ifndef REC_HANDLE_CACHE_H
 #define REC_HANDLE_CACHE_H
@@ -46,6 +53,7 @@ struct rec_handle_cache_slot {
 struct rec_handle_cache {
 	atomic_flag lock;		/* taken without waiting: busy means "no cache this call" */
 	uint32_t tick;			/* lookups so far */
+	uint32_t sweep_next;		/* worker: the slot its next sweep starts at */
 	struct rec_handle_cache_slot slots[REC_HANDLE_CACHE_SLOTS];
 };
 
@@ -65,6 +73,26 @@ struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, const nativ
 
 /* Drops the cache's references (closing dups no event holds). Waits for a call using it. */
 void rec_handle_cache_flush(struct rec_handle_cache *c);
+
+/*
+ * Puts c in (or takes it out of) the list rec_handle_cache_sweep_all
+ * sweeps; c is borrowed until it is taken out. Out of the list, no sweep
+ * is using c once this returns. Returns false when the list is full
+ * (REC_HANDLE_CACHE_SLOTS caches): c is then never swept, its slots still
+ * emptied by later buffers and at its flush.
+ */
+bool rec_handle_cache_watch(struct rec_handle_cache *c);
+void rec_handle_cache_unwatch(struct rec_handle_cache *c);
+
+/*
+ * Worker: checks the next `slots` slots of c (round robin) and empties
+ * those whose handle fd no longer names the kept dup's inode. Skips c when
+ * a call holds it. Returns the slots emptied.
+ */
+unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots);
+
+/* Worker: rec_handle_cache_sweep of `slots` slots in every watched cache. Returns the slots emptied. */
+unsigned rec_handle_cache_sweep_all(unsigned slots);
 
 /* Drops one reference to k; the last closes the dup. k may be NULL. Any thread. */
 void rec_kept_fd_put(struct rec_kept_fd *k);

@@ -11,6 +11,7 @@
 
 #include "capture.h"
 #include "fence.h"
+#include "handle_cache.h"
 #include "hwc2_wrappers.h"
 #include "worker.h"
 
@@ -19,6 +20,8 @@
 #define IDLE_SLEEP_NS 50000000u
 #define FRAME_END_IDLE_NS 50000000u		/* a FrameEnd waiting for getReleaseFences that never came */
 #define STATS_PERIOD_NS 1000000000u
+#define SWEEP_PERIOD_NS 10000000u	/* the buffer-fd caches: SWEEP_SLOTS slots each per period */
+#define SWEEP_SLOTS 4u
 /*
  * Events moved from the queue into the FIFO at once: between batches the
  * worker steps captures and writes what it can, so a worker that fell
@@ -446,6 +449,11 @@ void *rec_worker_main(void *data)
 			rec_worker_resolve_all(w);
 		}
 		idle_work(w, rec_now_ns());	/* not `now`: pump() may have run for a while */
+		if (now - w->last_sweep_ns >= SWEEP_PERIOD_NS) {
+			/* recording or not: a buffer the composer freed is not kept alive by its cached dup */
+			rec_handle_cache_sweep_all(SWEEP_SLOTS);
+			w->last_sweep_ns = now;
+		}
 		if (quit) {
 			break;
 		}

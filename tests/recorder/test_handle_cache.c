@@ -17,6 +17,9 @@
  * - evict: 200 buffers through one cache: a buffer pushed out of its slot
  *   has its dup closed unless an event still holds it; fds held never
  *   exceed the slots plus the events alive.
+ * - sweep: the worker's sweep empties the slots of buffers the composer
+ *   freed (fd closed, or its number reused), keeps live ones, leaves a busy
+ *   cache for later and an unwatched one alone.
  * One meson test per case.
  */
 #define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
@@ -278,12 +281,69 @@ static void case_evict(void)
 	CHECK_INT(open_fds(), before);
 }
 
+/* A buffer the composer freed (its fd closed, or the number reused) is not kept alive by its cached dup. */
+static void case_sweep(void)
+{
+	struct rec_handle_cache c;
+	struct test_handle a, b, r;
+	int fa = new_buffer("a"), fb = new_buffer("b"), fr = new_buffer("r"), other = new_buffer("other");
+	int before = open_fds();
+	struct rec_handle *event;
+	uint64_t ino_a;
+	bool unconfirmed;
+
+	rec_handle_cache_init(&c);
+	CHECK(rec_handle_cache_watch(&c), "watch");
+	handle_init(&a, fa);
+	handle_init(&b, fb);
+	handle_init(&r, fr);
+	/* three buffers seen; an event of a's still queued holds a's dup */
+	rec_kept_fd_put(snapshot(&c, &b)->kept);
+	rec_kept_fd_put(snapshot(&c, &r)->kept);
+	event = snapshot(&c, &a);
+	ino_a = ino_of(fa);
+	CHECK_INT(held(), 3);
+	CHECK_INT(rec_handle_cache_sweep_all(REC_HANDLE_CACHE_SLOTS), 0);	/* all alive: nothing to sweep */
+	CHECK_INT(held(), 3);
+	/* the composer frees a (closes its fd) and r (its fd number now names another buffer) */
+	close(fa);
+	CHECK(dup2(other, fr) == fr, "dup2");
+	CHECK_INT(rec_handle_cache_sweep_all(REC_HANDLE_CACHE_SLOTS), 2);
+	CHECK_INT(held(), 2);	/* b's in its slot, a's until its event is done; r's closed */
+	/* a's event dup'd a in its call (a's first): the sweep did not take the buffer from it */
+	CHECK_EQ_U64(resolve_and_close(event, &unconfirmed), ino_a);
+	CHECK(!unconfirmed, "an exact dup unconfirmed");
+	CHECK_INT(held(), 1);
+	/* b is still a hit */
+	event = snapshot(&c, &b);
+	CHECK(event->kept && !event->kept_exact, "b swept out while alive");
+	CHECK(resolve_and_close(event, &unconfirmed) == ino_of(fb) && !unconfirmed, "b not confirmed");
+	/* a busy cache is left for the next turn; an unwatched one is not swept */
+	close(fb);
+	CHECK(!atomic_flag_test_and_set(&c.lock), "lock");
+	CHECK_INT(rec_handle_cache_sweep(&c, REC_HANDLE_CACHE_SLOTS), 0);
+	atomic_flag_clear(&c.lock);
+	rec_handle_cache_unwatch(&c);
+	CHECK_INT(rec_handle_cache_sweep_all(REC_HANDLE_CACHE_SLOTS), 0);
+	CHECK_INT(held(), 1);
+	CHECK_INT(rec_handle_cache_sweep(&c, REC_HANDLE_CACHE_SLOTS), 1);
+	CHECK_INT(held(), 0);
+	rec_handle_cache_flush(&c);
+	close(fr);
+	close(other);
+	free(a.base);
+	free(b.base);
+	free(r.base);
+	CHECK_INT(open_fds(), before - 4);
+}
+
 static const struct check_case tests[] = {
 	{ "hit", case_hit },
 	{ "reused-fd", case_reused_fd },
 	{ "same-inode", case_same_inode },
 	{ "busy", case_busy },
 	{ "evict", case_evict },
+	{ "sweep", case_sweep },
 };
 
 int main(int argc, char **argv)
