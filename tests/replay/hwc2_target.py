@@ -39,6 +39,12 @@
                   destroyed, one empty validate/accept/present, no close)
                   and with --hwc2-end close
 
+Under emulation (HWCT_TEST_EMULATED=1: a cross build run through qemu-user,
+tests/README.md) the module's display takes the traces' own size
+(FAKE_HWC2_SIZE) instead of its 1080x2400: the same calls, plans, faults
+and checks, without scaling every frame's reference picture up to four
+times its pixels, which emulated pixman spends most of a run on.
+
 Usage: hwc2_target.py CASE (HWCT_REPLAY, HWCT_TEST_FAKE, HWCT_TRACES from meson)
 """
 import json
@@ -58,6 +64,8 @@ FD_AT_EXIT = os.environ.get("HWCT_TEST_FD_AT_EXIT")
 # machine: a run that reports a hang before frame 2's presentDisplay is run again with 4 times the
 # limit, twice at most (3 s, 12 s, 48 s); the real hang costs each run its limit.
 HANG_TIMEOUTS_S = (3, 12, 48)
+# the reference traces' display (hwc-trace info traces/*.zst): the fake's under emulation
+EMULATED_SIZE = {"FAKE_HWC2_SIZE": "540x1200"} if os.environ.get("HWCT_TEST_EMULATED") == "1" else {}
 
 
 def hang_runs(run):
@@ -106,7 +114,7 @@ def replay(tmp, trace, *args, env=None, results="r.json", status=0, module=FAKE,
     if fds:
         env, listing = with_fd_list(tmp, env)
     run = subprocess.run([REPLAY, os.path.join(TRACES, trace + ".zst"), "--hwc2", module, "--timing", "fast",
-                          "--results", path] + list(args), env=dict(os.environ, **(env or {})),
+                          "--results", path] + list(args), env=dict(os.environ, **EMULATED_SIZE, **(env or {})),
                          capture_output=True, text=True)
     if run.returncode != status:
         fail("hwc-replay %s %s: exit %d, expected %d: %s" % (trace, " ".join(args), run.returncode, status,
