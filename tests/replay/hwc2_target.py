@@ -9,7 +9,9 @@
                   composition is edited in the known-good file: 1 naming it;
                   the same file with --compare pixels: 0
   errors          a module whose calls fail sometimes (FAKE_HWC2_MODE=errors):
-                  the run completes, errors counted and reported
+                  the run completes, errors counted and reported, and no
+                  frame after one whose validate failed waits out a
+                  release fence that no present could signal
   null-functions  a module without the optional functions: the run completes
   missing         a required function missing: exit 4 naming it
   not-a-module    a shared library that is no HWC2 module, and a text file:
@@ -185,6 +187,12 @@ def case_errors(tmp):
     noted = [f["module"] for f in r["frames"] if "module" in f]
     if not any("returned BAD_DISPLAY" in (m["note"] or "") for m in noted) or "returned" not in err:
         fail("errors: no validateDisplay error reported: %s / %s" % (noted[:3], err[-300:]))
+    # a frame whose validate failed is not presented: the buffers it would have replaced stay on
+    # screen, their release fences unsignalled until the next present; the next frame must not
+    # wait out the 3 s limit for one (hwc-replay(1)), which its plan_ns would hold
+    slow = [(f["frame"], f["timing"]["plan_ns"]) for f in r["frames"] if f["timing"]["plan_ns"] >= 3000000000]
+    if slow:
+        fail("errors: frames waited 3 s for a release fence no present could signal: %s" % slow)
     print("errors: 30 frames, %d call errors in %d frames, e.g. %r" % (t["call_errors"], t["noted_frames"],
                                                                        noted[0]["note"]))
 
