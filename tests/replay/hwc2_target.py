@@ -45,7 +45,7 @@ Under emulation (HWCT_TEST_EMULATED=1: a cross build run through qemu-user,
 tests/README.md) the module's display takes the traces' own size
 (FAKE_HWC2_SIZE) instead of its 1080x2400: the same calls, plans, faults
 and checks, without scaling every frame's reference picture up to four
-times its pixels, which emulated pixman spends most of a run on.
+times its pixels, on which an emulated run spends most of its time.
 
 Usage: hwc2_target.py CASE (HWCT_REPLAY, HWCT_TEST_FAKE, HWCT_TRACES from meson)
 """
