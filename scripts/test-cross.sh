@@ -9,7 +9,8 @@
 #      with HWCT_SKIP_VM=1, as test.sh's VM step).
 # Usage: scripts/test-cross.sh LOGDIR [--full]
 #   LOGDIR gets one meson JSON log per suite (cross-ARCH.json) and cross-trace.json, which
-#   test.sh's summary counts. --full runs the whole unit suite on every architecture.
+#   test.sh's summary counts. aarch64 runs the whole unit suite; --full runs it on armhf and
+#   i686 too.
 # Needs scripts/install-deps.sh cross (packages and sysroots) and root for binfmt_misc.
 set -u
 cd "$(dirname "$0")/.."
@@ -75,23 +76,10 @@ build build-aarch64 cross/aarch64-linux-gnu.txt && built+=(build-aarch64) || sta
 build build-armhf cross/arm-linux-gnueabihf.txt && built+=(build-armhf) || status=1
 build build-i686 cross/i686-linux-gnu.txt && built+=(build-i686) || status=1
 
-# CI's aarch64 run leaves out the 37 unit tests that take more than 10 s each under
-# qemu-user (measured on 2 loaded cores; 2 to 12 minutes for the longest replays through the
-# hwc2 backend), about 80 % of the suite's time: x86-64 runs them all, i686 the recorder's
-# round trips, and --full runs them here (tests/README.md)
-a64_skip="replay-hwc2-repeat replay-hwc2-expect replay-hwc2-errors replay-hwc2-crash replay-hwc2-hang
-	replay-hwc2-crash-close replay-hwc2-end-sequence replay-hwc2-null-functions replay-hwc2-record-faults
-	recorder-roundtrip-home-hal recorder-roundtrip-home-preload recorder-roundtrip-video-hal
-	recorder-roundtrip-video-preload recorder-displays recorder-fd-leak recorder-pending-index-equivalence
-	replay-deterministic replay-expect-images replay-expect-self replay-format-fallback replay-frames-middle
-	replay-no-pixels replay-reference-home replay-reference-video golden-results-home golden-results-video
-	report-browser-compare report-browser-home report-browser-pictures bench-format-quick
-	bench-recorder-quick planner-board-limits-empty-objects winscope-multi-display-replay winscope-corrupt-perfetto
-	winscope-corrupt-elapsed_and_real_timestamp_SurfaceFlinger winscope-corrupt-elapsed_timestamp_SurfaceFlinger
-	winscope-replay-elapsed_and_real_timestamp_SurfaceFlinger"
-[ "$full" = --full ] && a64_skip=
+# aarch64, the boards' architecture: the whole unit suite, under qemu-user (tests/README.md
+# says what the tests that replay many frames do lighter there, HWCT_TEST_EMULATED)
 if [ -d build-aarch64 ] && [[ " ${built[*]} " == *" build-aarch64 "* ]]; then
-	suite build-aarch64 aarch64 "$(echo $a64_skip)" --timeout-multiplier 4
+	suite build-aarch64 aarch64 "" --timeout-multiplier 4
 fi
 if [[ " ${built[*]} " == *" build-i686 "* ]]; then
 	suite_subset build-i686 i686

@@ -383,7 +383,8 @@ static int checksum(struct hwc2_backend *h, const struct scene *scene, const str
 /*
  * Waits for the previous frame's present fence when its wait was deferred,
  * once this frame is presented (SurfaceFlinger too lets one frame be in
- * flight).
+ * flight); not after a present that failed, which replaced nothing on
+ * screen.
  */
 static void wait_pending_present(struct hwc2_backend *h)
 {
@@ -432,6 +433,7 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 	struct hwc2_counters before = h->counters;
 	int32_t fence = -1;
 	int64_t start = now_ns(), t;
+	bool presented;
 	struct plan *plan;
 	int ret;
 
@@ -456,11 +458,24 @@ static int hwc2_present(struct backend *base, const struct scene *scene, bool wa
 		}
 	}
 	t = now_ns();
-	hwc2_checked(h, HWC2_FN(m, present_display)(m->dev, m->display, &fence), "presentDisplay", UINT64_MAX);
+	presented = hwc2_checked(h, HWC2_FN(m, present_display)(m->dev, m->display, &fence), "presentDisplay",
+		UINT64_MAX) == HWC2_ERROR_NONE;
+	if (presented) {
+		/* before this present's fences are taken: the earlier ones can signal now */
+		hwc2_pool_presented(&h->pool);
+		for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
+			hwc2_buffer_presented(&h->targets[i]);
+		}
+	}
 	out->commit_ns = now_ns() - t;
 	take_release_fences(h);
 	backend_watch_leave();
-	wait_pending_present(h);
+	if (presented) {
+		wait_pending_present(h);	/* else it signals at the next present that succeeds */
+	} else if (fence >= 0) {
+		close(fence);	/* no fence comes with an error (a module may set one all the same) */
+		fence = -1;
+	}
 	out->present_ns = wait_present(h, fence, t);
 	h->frames++;
 	hwc2_pool_trim(&h->pool, h->frames, POOL_AGE_FRAMES);
@@ -481,13 +496,13 @@ static void hwc2_destroy(struct backend *base)
 
 	bool android = h->module.ready && !h->end_close;	/* a module that failed to open is closed */
 
-	if (h->pending_present >= 0) {
-		close(h->pending_present);
-	}
 	if (android) {
-		hwc2_end_android(h);
+		hwc2_end_android(h);	/* may wait for pending_present */
 	} else if (h->module.dev) {
 		hwc2_layers_clear(h);
+	}
+	if (h->pending_present >= 0) {
+		close(h->pending_present);
 	}
 	for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
 		if (h->targets[i].handle) {

@@ -278,7 +278,7 @@ int hwc2_buffer_create(struct hwc2_alloc *a, uint32_t fourcc, uint32_t width, ui
 
 bool hwc2_buffer_wait_release(struct hwc2_buffer *b)
 {
-	int ret = hwct_fence_wait(b->release_fence, HWC2_FENCE_WAIT_MS);
+	int ret = hwct_fence_wait(b->release_fence, b->release_due ? HWC2_FENCE_WAIT_MS : HWC2_FENCE_SHORT_MS);
 
 	if (b->release_fence >= 0) {
 		close(b->release_fence);
@@ -293,6 +293,12 @@ void hwc2_buffer_set_release(struct hwc2_buffer *b, int fence)
 		close(b->release_fence);
 	}
 	b->release_fence = fence;
+	b->release_due = false;
+}
+
+void hwc2_buffer_presented(struct hwc2_buffer *b)
+{
+	b->release_due = b->release_fence >= 0;
 }
 
 void hwc2_buffer_destroy(struct hwc2_buffer *b)
@@ -467,6 +473,13 @@ void hwc2_pool_trim(struct hwc2_pool *p, uint64_t frame, uint64_t age)
 		} else {
 			i++;
 		}
+	}
+}
+
+void hwc2_pool_presented(struct hwc2_pool *p)
+{
+	for (size_t i = 0; i < p->count; i++) {
+		hwc2_buffer_presented(p->buffers[i]);
 	}
 }
 

@@ -88,11 +88,26 @@ void hwc2_end_android(struct hwc2_backend *h)
 	}
 	if (HWC2_FN(m, present_display)(m->dev, m->display, &fence) == HWC2_ERROR_NONE) {
 		drop_release_fences(m);
+		hwc2_pool_presented(&h->pool);	/* the last frame's buffers leave the screen */
+		for (size_t i = 0; i < sizeof(h->targets) / sizeof(h->targets[0]); i++) {
+			hwc2_buffer_presented(&h->targets[i]);
+		}
 	}
 	backend_watch_leave();
-	if (fence >= 0) {
-		/* the empty frame on screen: the module has let go of every buffer */
+	/*
+	 * The empty frame on screen: the module has let go of every buffer.
+	 * A module whose present fences signal at its next present (defer_present)
+	 * signals the empty frame's only at a present that never comes; the last
+	 * frame's, still pending, signals now that the empty frame replaces it.
+	 */
+	if (h->defer_present) {
+		if (h->pending_present >= 0) {
+			hwct_fence_wait(h->pending_present, HWC2_FENCE_WAIT_MS);
+		}
+	} else if (fence >= 0) {
 		hwct_fence_wait(fence, HWC2_FENCE_WAIT_MS);
+	}
+	if (fence >= 0) {
 		close(fence);
 	}
 }

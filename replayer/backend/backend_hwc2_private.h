@@ -96,6 +96,7 @@ struct hwc2_buffer {
 	bool has_content;
 	struct hwct_hash content;	/* what was last written */
 	int release_fence;		/* owned; -1 none: signals when the module stops reading it */
+	bool release_due;		/* a present has followed the one that handed release_fence out */
 	uint64_t last_frame;		/* the last present that used it */
 	unsigned holders;		/* layers showing it now */
 };
@@ -128,13 +129,21 @@ int hwc2_buffer_create(struct hwc2_alloc *a, uint32_t fourcc, uint32_t width, ui
 void hwc2_buffer_destroy(struct hwc2_buffer *b);
 
 /*
- * Waits (at most HWC2_FENCE_WAIT_MS) for b's release fence, then closes
- * it. Returns false when it did not signal in time.
+ * Waits for b's release fence, then closes it. Returns false when it did
+ * not signal in time: HWC2_FENCE_WAIT_MS once a present has followed the
+ * one that handed it out (release_due), else HWC2_FENCE_SHORT_MS. A
+ * buffer leaves the screen at a present, so a release fence with no
+ * present after its own (the frame's validate or present failed) signals
+ * only after the next one: a module may release sooner on its own, but a
+ * long wait would wait for the frame this wait holds up.
  */
 bool hwc2_buffer_wait_release(struct hwc2_buffer *b);
 
 /* Gives b fence (taken) as its release fence, replacing an older one. */
 void hwc2_buffer_set_release(struct hwc2_buffer *b, int fence);
+
+/* After a present that succeeded: b's release fence, if any, is due (release_due). */
+void hwc2_buffer_presented(struct hwc2_buffer *b);
 
 /*
  * Copies img's planes into b (after its release fence). img's format and
@@ -146,6 +155,7 @@ int hwc2_buffer_write(struct hwc2_buffer *b, const struct scene_image *img);
 int hwc2_buffer_write_target(struct hwc2_buffer *b, const struct comp_target *target);
 
 #define HWC2_FENCE_WAIT_MS 3000
+#define HWC2_FENCE_SHORT_MS 34	/* two periods at 60 Hz */
 
 /* The buffers of the layers, found by key. */
 struct hwc2_pool {
@@ -163,6 +173,9 @@ struct hwc2_buffer *hwc2_pool_get(struct hwc2_pool *p, struct hwc2_alloc *a, uin
 
 /* Frees buffers no layer holds that were last used before frame - age. */
 void hwc2_pool_trim(struct hwc2_pool *p, uint64_t frame, uint64_t age);
+
+/* hwc2_buffer_presented on every buffer of p. */
+void hwc2_pool_presented(struct hwc2_pool *p);
 
 void hwc2_pool_finish(struct hwc2_pool *p);
 

@@ -9,7 +9,9 @@
                   composition is edited in the known-good file: 1 naming it;
                   the same file with --compare pixels: 0
   errors          a module whose calls fail sometimes (FAKE_HWC2_MODE=errors):
-                  the run completes, errors counted and reported
+                  the run completes, errors counted and reported, and no
+                  frame after one whose validate failed waits out a
+                  release fence that no present could signal
   null-functions  a module without the optional functions: the run completes
   missing         a required function missing: exit 4 naming it
   not-a-module    a shared library that is no HWC2 module, and a text file:
@@ -39,6 +41,12 @@
                   destroyed, one empty validate/accept/present, no close)
                   and with --hwc2-end close
 
+Under emulation (HWCT_TEST_EMULATED=1: a cross build run through qemu-user,
+tests/README.md) the module's display takes the traces' own size
+(FAKE_HWC2_SIZE) instead of its 1080x2400: the same calls, plans, faults
+and checks, without scaling every frame's reference picture up to four
+times its pixels, on which an emulated run spends most of its time.
+
 Usage: hwc2_target.py CASE (HWCT_REPLAY, HWCT_TEST_FAKE, HWCT_TRACES from meson)
 """
 import json
@@ -58,6 +66,8 @@ FD_AT_EXIT = os.environ.get("HWCT_TEST_FD_AT_EXIT")
 # machine: a run that reports a hang before frame 2's presentDisplay is run again with 4 times the
 # limit, twice at most (3 s, 12 s, 48 s); the real hang costs each run its limit.
 HANG_TIMEOUTS_S = (3, 12, 48)
+# the reference traces' display (hwc-trace info traces/*.zst): the fake's under emulation
+EMULATED_SIZE = {"FAKE_HWC2_SIZE": "540x1200"} if os.environ.get("HWCT_TEST_EMULATED") == "1" else {}
 
 
 def hang_runs(run):
@@ -106,7 +116,7 @@ def replay(tmp, trace, *args, env=None, results="r.json", status=0, module=FAKE,
     if fds:
         env, listing = with_fd_list(tmp, env)
     run = subprocess.run([REPLAY, os.path.join(TRACES, trace + ".zst"), "--hwc2", module, "--timing", "fast",
-                          "--results", path] + list(args), env=dict(os.environ, **(env or {})),
+                          "--results", path] + list(args), env=dict(os.environ, **EMULATED_SIZE, **(env or {})),
                          capture_output=True, text=True)
     if run.returncode != status:
         fail("hwc-replay %s %s: exit %d, expected %d: %s" % (trace, " ".join(args), run.returncode, status,
@@ -177,6 +187,12 @@ def case_errors(tmp):
     noted = [f["module"] for f in r["frames"] if "module" in f]
     if not any("returned BAD_DISPLAY" in (m["note"] or "") for m in noted) or "returned" not in err:
         fail("errors: no validateDisplay error reported: %s / %s" % (noted[:3], err[-300:]))
+    # a frame whose validate failed is not presented: the buffers it would have replaced stay on
+    # screen, their release fences unsignalled until the next present; the next frame must not
+    # wait out the 3 s limit for one (hwc-replay(1)), which its plan_ns would hold
+    slow = [(f["frame"], f["timing"]["plan_ns"]) for f in r["frames"] if f["timing"]["plan_ns"] >= 3000000000]
+    if slow:
+        fail("errors: frames waited 3 s for a release fence no present could signal: %s" % slow)
     print("errors: 30 frames, %d call errors in %d frames, e.g. %r" % (t["call_errors"], t["noted_frames"],
                                                                        noted[0]["note"]))
 
