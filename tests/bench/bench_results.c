@@ -35,8 +35,13 @@
 
 #define GOAL 0.25
 
-/* Peak resident bytes of the child running argv (stdout to /dev/null); exits when it fails. */
-static double peak_of(char *const argv[])
+/*
+ * Runs argv in a child to its end (its stdout to /dev/null when quiet) and
+ * returns its peak resident bytes (wait4's ru_maxrss: the largest of the
+ * child and the children it waited for). Exits when it fails: an exit
+ * status above worst_ok, or a signal.
+ */
+static double spawn(char *const argv[], bool quiet, int worst_ok)
 {
 	struct rusage ru;
 	int status;
@@ -49,39 +54,30 @@ static double peak_of(char *const argv[])
 		exit(1);
 	}
 	if (pid == 0) {
-		if (!freopen("/dev/null", "w", stdout)) {
+		if (quiet && !freopen("/dev/null", "w", stdout)) {
 			_exit(126);
 		}
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > 1) {
-		fprintf(stderr, "bench-results: %s %s failed (status %d)\n", argv[0], argv[1], status);
+	if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) > worst_ok) {
+		fprintf(stderr, "bench-results: %s %s failed (status %d)\n", argv[0], argv[1] ? argv[1] : "",
+			status);
 		exit(1);
 	}
 	return (double)ru.ru_maxrss * 1024.0;
 }
 
-/* Runs argv to its end, unmeasured; exits when it fails. */
+/* Peak resident bytes of a command that compares (exit 0 or 1: alike or not). */
+static double peak_of(char *const argv[])
+{
+	return spawn(argv, true, 1);
+}
+
+/* Runs argv to its end, unmeasured. */
 static void run(char *const argv[])
 {
-	int status;
-	pid_t pid;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		exit(1);
-	}
-	if (pid == 0) {
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "bench-results: %s failed (status %d)\n", argv[0], status);
-		exit(1);
-	}
+	spawn(argv, false, 0);
 }
 
 /* hwc-suite merge of the pair as two boards' results; prints its peak. */

@@ -157,6 +157,17 @@ static void case_hit(void)
 	CHECK_INT(open_fds(), before);
 }
 
+/* A cache that has seen t (a handle of fd) once, its event resolved. */
+static void seen_once(struct rec_handle_cache *c, struct test_handle *t, int fd)
+{
+	bool unconfirmed;
+
+	rec_handle_cache_init(c);
+	handle_init(t, fd);
+	CHECK(resolve_and_close(snapshot(c, t), &unconfirmed) == ino_of(fd) && !unconfirmed,
+		"first call not confirmed");
+}
+
 static void case_reused_fd(void)
 {
 	struct rec_handle_cache c;
@@ -165,10 +176,7 @@ static void case_reused_fd(void)
 	struct rec_handle *h;
 	bool unconfirmed;
 
-	rec_handle_cache_init(&c);
-	handle_init(&t, fd);
-	CHECK(resolve_and_close(snapshot(&c, &t), &unconfirmed) == ino_of(fd) && !unconfirmed,
-		"first call not confirmed");
+	seen_once(&c, &t, fd);
 	/* the hit is taken while fd names buffer a; before the worker looks, the number names b */
 	h = snapshot(&c, &t);
 	CHECK(h->kept && !h->kept_exact, "no hit");
@@ -196,10 +204,7 @@ static void case_same_inode(void)
 	struct rec_handle *h;
 	bool unconfirmed;
 
-	rec_handle_cache_init(&c);
-	handle_init(&t, fd);
-	CHECK(resolve_and_close(snapshot(&c, &t), &unconfirmed) == ino_of(fd) && !unconfirmed,
-		"first call not confirmed");
+	seen_once(&c, &t, fd);
 	h = snapshot(&c, &t);
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	again = open(path, O_RDWR | O_CLOEXEC);	/* a new file of the same buffer */

@@ -32,35 +32,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suitecheck import check, failures, run  # noqa: E402
+from suitecheck import skip as _skip  # noqa: E402
+
 HWC_SUITE, HWC_REPLAY, HWC_REPLAY_A64, HWC_TRACE, VM_PREPARE, VM_CACHE, ROOT = sys.argv[1:8]
 BOARDS = {"amd64": "qemu-vkms", "arm64": "qemu-arm64"}
 CONSOLE = {"amd64": "ttyS0", "arm64": "ttyAMA0"}
 QEMU = {"amd64": "qemu-system-x86_64", "arm64": "qemu-system-aarch64"}
 CASE = "video-0-3"
-
-failures = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(*args, status=0, **kw):
-    start = time.monotonic()
-    p = subprocess.run(list(args), capture_output=True, text=True, **kw)
-    print("$ %s  (exit %d, %.1f s)" % (" ".join(args), p.returncode, time.monotonic() - start))
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    if status is not None and p.returncode != status:
-        check(False, "%s: exit status %d, expected %d" % (" ".join(args[:2]), p.returncode, status))
-    return p
-
-
-def skip(why):
-    print("arch-suite: skipped: " + why)
-    sys.exit(77)
 
 
 def prepare(arch):
@@ -73,6 +53,10 @@ def prepare(arch):
         check(False, "%s: exit %d" % (" ".join(args), p.returncode))
         return None
     return p.stdout.strip()
+
+
+def skip(why):
+    _skip("arch-suite", why)
 
 
 def main():

@@ -32,6 +32,10 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suitecheck import check, failures, run  # noqa: E402
+from suitecheck import skip as _skip  # noqa: E402
 import urllib.request
 
 HWC_SUITE, HWC_REPLAY, HWC_TRACE, VM_PREPARE, VM_CACHE, ROOT = sys.argv[1:7]
@@ -40,28 +44,8 @@ WRONG_FRAME = 21
 CASES = [("home-0-3", "home", "0-3"), ("video-0-3", "video", "0-3"),
          ("home-20-23", "home", "20-23"), ("video-20-23", "video", "20-23")]
 
-failures = []
 times = {}
 retried = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    sys.stdout.flush()
-    if not cond:
-        failures.append(what)
-
-
-def run(*args, status=0, **kw):
-    start = time.monotonic()
-    p = subprocess.run(list(args), capture_output=True, text=True, **kw)
-    print("$ %s  (exit %d, %.1f s)" % (" ".join(args), p.returncode, time.monotonic() - start))
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    sys.stdout.flush()
-    if status is not None and p.returncode != status:
-        check(False, "%s: exit status %d, expected %d" % (" ".join(args[:2]), p.returncode, status))
-    return p
 
 
 def started(pid):
@@ -93,11 +77,6 @@ def settle(inst, out, status=0):
     if p.returncode != status:
         check(False, "hwc-suite wait %s: exit status %d, expected %d" % (out, p.returncode, status))
     return p
-
-
-def skip(why):
-    print("server-suite: skipped: " + why)
-    sys.exit(77)
 
 
 class Instance:
@@ -138,6 +117,10 @@ class Instance:
             for p in alive]))
         p = subprocess.run([LAVA_LOCAL, "status", self.dir], capture_output=True, text=True)
         check(p.stdout.strip().endswith("processes: 0:"), "lava-local status finds none either")
+
+
+def skip(why):
+    _skip("server-suite", why)
 
 
 def main():

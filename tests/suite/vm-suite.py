@@ -33,33 +33,16 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from suitecheck import check, failures, run  # noqa: E402
+from suitecheck import skip as _skip  # noqa: E402
+
 HWC_SUITE, HWC_REPLAY, HWC_TRACE, VM_PREPARE, VM_CACHE, ROOT = sys.argv[1:7]
 WRONG_FRAME = 21
 
-failures = []
-
-
-def check(cond, what):
-    print(("ok: " if cond else "FAIL: ") + what)
-    if not cond:
-        failures.append(what)
-
-
-def run(*args, status=0, **kw):
-    start = time.monotonic()
-    p = subprocess.run(list(args), capture_output=True, text=True, **kw)
-    print("$ %s  (exit %d, %.1f s)" % (" ".join(args), p.returncode, time.monotonic() - start))
-    sys.stdout.write(p.stdout)
-    sys.stderr.write(p.stderr)
-    if status is not None and p.returncode != status:
-        check(False, "%s: exit status %d, expected %d" % (os.path.basename(args[1] if args[0] == HWC_SUITE
-                                                                           else args[0]), p.returncode, status))
-    return p
-
 
 def skip(why):
-    print("vm-suite: skipped: " + why)
-    sys.exit(77)
+    _skip("vm-suite", why)
 
 
 def main():
