@@ -18,11 +18,18 @@
 # line, so a campaign stopped goes on where it was. An input is a hang after
 # 600 s: libFuzzer's limit is wall-clock time and a campaign shares its
 # machine (a run paused while a benchmark measures must not report its input).
-# Usage: scripts/fuzz-campaign.sh [--runs N] [SECONDS] [JOBS] [TARGET...]
+# --merge-only runs nothing: it merges what the campaign's runs found into the
+# kept corpus and prints the counts (after a campaign was stopped).
+# Usage: scripts/fuzz-campaign.sh [--merge-only] [--runs N] [SECONDS] [JOBS] [TARGET...]
 set -u
 cd "$(dirname "$0")/.."
 . scripts/sanitizer-env.sh
 runs=
+merge_only=0
+if [ "${1:-}" = --merge-only ]; then
+	merge_only=1
+	shift
+fi
 if [ "${1:-}" = --runs ]; then
 	runs=${2:?--runs needs a number}
 	shift 2
@@ -64,7 +71,7 @@ for name in "${targets[@]}"; do
 	done
 	log=$work/run-$(date +%Y%m%d-%H%M%S).log
 	left=
-	if [ -n "$runs" ]; then
+	if [ -n "$runs" ] && [ "$merge_only" = 0 ]; then
 		left=$((runs - $(kept_executions "$work")))
 		if [ "$left" -le 0 ]; then
 			echo "$name: $(kept_executions "$work") executions in the runs kept in $work: done"
@@ -72,7 +79,7 @@ for name in "${targets[@]}"; do
 		fi
 	fi
 	dict=tests/fuzz/$name.dict
-	"$bin" -max_total_time="$seconds" $([ -n "$left" ] && echo "-runs=$left") $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=600 -rss_limit_mb=2048 \
+	[ "$merge_only" = 1 ] || "$bin" -max_total_time="$seconds" $([ -n "$left" ] && echo "-runs=$left") $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=600 -rss_limit_mb=2048 \
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$work/" \
 		$([ -f "$dict" ] && echo "-dict=$dict") "$work/corpus" "$kept" >"$log" 2>&1 || status=1
 	# with -jobs the statistics are in fuzz-N.log
