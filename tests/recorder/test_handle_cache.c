@@ -303,8 +303,12 @@ static void case_sweep(void)
 	handle_init(&b, fb);
 	handle_init(&r, fr);
 	/* three buffers seen; an event of a's still queued holds a's dup */
-	rec_kept_fd_put(snapshot(&c, &b)->kept);
-	rec_kept_fd_put(snapshot(&c, &r)->kept);
+	event = snapshot(&c, &b);
+	rec_kept_fd_put(event->kept);
+	free(event);
+	event = snapshot(&c, &r);
+	rec_kept_fd_put(event->kept);
+	free(event);
 	event = snapshot(&c, &a);
 	ino_a = ino_of(fa);
 	CHECK_INT(held(), 3);
