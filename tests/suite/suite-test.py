@@ -202,12 +202,17 @@ def case_shards():
         check(p.stdout.count("\n") == 7, "9 shards of 7 traces: 7 jobs, no empty one (%r)" % p.stdout)
 
 
-def case_schema():
+def need_lava_common():
+    """Skips the case (77) where LAVA's schemas are not installed."""
     try:
         from lava_common import schemas  # noqa: F401
     except ImportError:
         print("lava-common is not installed (scripts/install-deps.sh lava)")
         sys.exit(77)
+
+
+def case_schema():
+    need_lava_common()
     with tempfile.TemporaryDirectory() as tmp:
         board_files(tmp)
         suite = write_suite(tmp, 3)
@@ -498,11 +503,7 @@ def arch_suite(tmp, boards, name="arch.yaml"):
 
 
 def case_arch():
-    try:
-        from lava_common import schemas  # noqa: F401
-    except ImportError:
-        print("lava-common is not installed (scripts/install-deps.sh lava)")
-        sys.exit(77)
+    need_lava_common()
     with tempfile.TemporaryDirectory() as tmp:
         board_files(tmp)
         suite = arch_suite(tmp, [("qemu-vkms", None, "bundle.tar", []),
