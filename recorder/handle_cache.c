@@ -116,14 +116,15 @@ void rec_handle_cache_flush(struct rec_handle_cache *c)
 
 /* The caches of the devices open, for the worker's sweep; under watch_lock. */
 static pthread_mutex_t watch_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct rec_handle_cache *watched[REC_HANDLE_CACHE_SLOTS];
+#define WATCHED_MAX 32	/* devices open at once; the device registry holds fewer */
+static struct rec_handle_cache *watched[WATCHED_MAX];
 
 bool rec_handle_cache_watch(struct rec_handle_cache *c)
 {
 	bool done = false;
 
 	pthread_mutex_lock(&watch_lock);
-	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS && !done; i++) {
+	for (unsigned i = 0; i < WATCHED_MAX && !done; i++) {
 		if (!watched[i]) {
 			watched[i] = c;
 			done = true;
@@ -136,7 +137,7 @@ bool rec_handle_cache_watch(struct rec_handle_cache *c)
 void rec_handle_cache_unwatch(struct rec_handle_cache *c)
 {
 	pthread_mutex_lock(&watch_lock);
-	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
+	for (unsigned i = 0; i < WATCHED_MAX; i++) {
 		if (watched[i] == c) {
 			watched[i] = NULL;
 		}
@@ -195,7 +196,7 @@ unsigned rec_handle_cache_sweep_all(unsigned slots)
 	unsigned n = 0;
 
 	pthread_mutex_lock(&watch_lock);
-	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
+	for (unsigned i = 0; i < WATCHED_MAX; i++) {
 		if (watched[i]) {
 			n += rec_handle_cache_sweep(watched[i], slots);
 		}
