@@ -78,7 +78,7 @@ void rec_handle_cache_flush(struct rec_handle_cache *c);
  * Puts c in (or takes it out of) the list rec_handle_cache_sweep_all
  * sweeps; c is borrowed until it is taken out. Out of the list, no sweep
  * is using c once this returns. Returns false when the list is full
- * (REC_HANDLE_CACHE_SLOTS caches): c is then never swept, its slots still
+ * (32 caches, more than devices can be open): c is then never swept, its slots still
  * emptied by later buffers and at its flush.
  */
 bool rec_handle_cache_watch(struct rec_handle_cache *c);
