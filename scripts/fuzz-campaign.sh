@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A long fuzz campaign, outside CI: runs each libFuzzer target (build-fuzz/,
 # clang with ASan+UBSan, set up as scripts/test.sh step 4 does) for SECONDS
-# (default 3600) on JOBS processes (default 1), starting from its seeds
+# (default 3600), JOBS targets at a time (default 1; one process each, so that
+# every execution is counted in its run's log), starting from its seeds
 # (tests/fuzz/seeds.txt) and the kept corpus (tests/fuzz/corpus/TARGET),
 # then merges what gained coverage back into tests/fuzz/corpus/TARGET
 # (libFuzzer -merge=1 keeps the smallest inputs that cover the same).
@@ -22,7 +23,7 @@
 # kept corpus and prints the counts (after a campaign was stopped).
 # Usage: scripts/fuzz-campaign.sh [--merge-only] [--runs N] [SECONDS] [JOBS] [TARGET...]
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 . scripts/sanitizer-env.sh
 runs=
 merge_only=0
@@ -60,8 +61,9 @@ kept_executions() {
 	echo "$total"
 }
 
-status=0
-for name in "${targets[@]}"; do
+# campaign NAME: one target's run and merge; its status is its exit status
+campaign() {
+	local name=$1 bin work kept seed log left dict execs cov total findings status=0
 	bin=build-fuzz/tests/fuzz/$name
 	work=build-fuzz/campaign/$name
 	kept=tests/fuzz/corpus/$name
@@ -75,19 +77,17 @@ for name in "${targets[@]}"; do
 		left=$((runs - $(kept_executions "$work")))
 		if [ "$left" -le 0 ]; then
 			echo "$name: $(kept_executions "$work") executions in the runs kept in $work: done"
-			continue
+			return 0
 		fi
 	fi
 	dict=tests/fuzz/$name.dict
-	[ "$merge_only" = 1 ] || "$bin" -max_total_time="$seconds" $([ -n "$left" ] && echo "-runs=$left") $([ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs") -timeout=600 -rss_limit_mb=2048 \
+	[ "$merge_only" = 1 ] || "$bin" -max_total_time="$seconds" $([ -n "$left" ] && echo "-runs=$left") -timeout=600 -rss_limit_mb=2048 \
 		-max_len=262144 -print_final_stats=1 -artifact_prefix="$work/" \
 		$([ -f "$dict" ] && echo "-dict=$dict") "$work/corpus" "$kept" >"$log" 2>&1 || status=1
-	# with -jobs the statistics are in fuzz-N.log
-	execs=$(cat "$log" fuzz-*.log 2>/dev/null | grep -o 'stat::number_of_executed_units: *[0-9]*' |
-		grep -o '[0-9]*$' | awk '{ s += $1 } END { print s + 0 }')
-	cov=$(cat "$log" fuzz-*.log 2>/dev/null | grep -o 'cov: [0-9]*' | tail -1)
+	execs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" 2>/dev/null | grep -o '[0-9]*$' |
+		awk '{ s += $1 } END { print s + 0 }')
+	cov=$(grep -ao 'cov: [0-9]*' "$log" 2>/dev/null | tail -1)
 	total=$(kept_executions "$work")
-	mv fuzz-*.log "$work/" 2>/dev/null || true
 	rm -rf "$kept.new" && mkdir -p "$kept.new"
 	if "$bin" -merge=1 "$kept.new" "$kept" "$work/corpus" >"$work/merge.log" 2>&1 &&
 			[ -n "$(ls -A "$kept.new")" ]; then
@@ -105,5 +105,22 @@ for name in "${targets[@]}"; do
 	findings=$(ls "$work"/crash-* "$work"/timeout-* "$work"/oom-* "$work"/leak-* 2>/dev/null | wc -l)
 	echo "$name: $execs executions ($total in the runs kept in $work), $cov, $(ls "$kept" | wc -l) inputs kept ($(du -sh "$kept" | cut -f1)), $findings findings"
 	[ "$findings" = 0 ] || status=1
+	return "$status"
+}
+
+# JOBS targets at a time
+status=0
+running=0
+for name in "${targets[@]}"; do
+	if [ "$running" -ge "$jobs" ]; then
+		wait -n || status=1
+		running=$((running - 1))
+	fi
+	campaign "$name" &
+	running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+	wait -n || status=1
+	running=$((running - 1))
 done
 exit $status
