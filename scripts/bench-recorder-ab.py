@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""A/B of recorder builds on the no-fd calls of bench-recorder (issue 16, goal 3).
+"""A/B of recorder builds on one call class of bench-recorder (no-fd or fence-fd).
 
     scripts/bench-recorder-ab.py [--build DIR] [--mode pixels-off|pixels-on]
-        [--rounds N] [--frames N] [--per-function] [--bench-arg ARG ...]
+        [--class no-fd|fence-fd] [--rounds N] [--frames N] [--per-function] [--bench-arg ARG ...]
         NAME=LIB[:VAR=VALUE] NAME=LIB[:VAR=VALUE] ...
 
 On a loaded machine a whole bench-recorder run moves by +-50 ns between runs,
 more than most hot-path changes. This runs bench-recorder's own children (the
 direct mode, then each LIB in the chosen mode; the order of the LIBs reverses
 every round) so that builds are compared in the same minutes, and reports per
-round the overhead of the no-fd calls (wrapper - direct of that round: mean of
-the fastest 98 %, and median), then each variant's difference from the first
+round the overhead of the class's calls (--class, default no-fd: wrapper - direct
+of that round: mean of the fastest 98 %, and median), then each variant's difference from the first
 with its standard error over the rounds. Copy a build's libhwc-record.so aside
 before rebuilding to compare it with the next. VAR=VALUE sets one environment
 variable for that variant's children (e.g. HWCT_TRIGGER=signal: wrapped but
@@ -44,6 +44,8 @@ def parse():
     p.add_argument('--build', default=os.path.join(here, '..', 'build'))
     p.add_argument('--pixels', default='/work/shared/data/pixels/phone-lockscreen-1080x2400.png')
     p.add_argument('--mode', choices=['pixels-off', 'pixels-on'], default='pixels-off')
+    p.add_argument('--class', dest='klass', choices=['no-fd', 'fence-fd'], default='no-fd',
+                   help='the calls the rounds compare and --per-function lists')
     p.add_argument('--rounds', type=int, default=6)
     p.add_argument('--frames', type=int, default=150)
     p.add_argument('--per-function', action='store_true')
@@ -90,8 +92,12 @@ def run_child(args, tmp, mode, lib, env):
     return [struct.unpack_from('<iI', data, i) for i in range(0, len(data) - 7, 8)]
 
 
-def no_fd(samples):
-    return sorted(ns for fn, ns in samples if fn not in FENCE_FUNCTIONS)
+def in_class(klass, fn):
+    return (fn in FENCE_FUNCTIONS) == (klass == 'fence-fd')
+
+
+def of_class(klass, samples):
+    return sorted(ns for fn, ns in samples if in_class(klass, fn))
 
 
 def summary(ns):
@@ -127,16 +133,16 @@ def main():
         for r in range(args.rounds):
             direct = run_child(args, tmp, 'direct', variants[0][1], {})
             pooled['direct'] += direct
-            d = summary(no_fd(direct))
+            d = summary(of_class(args.klass, direct))
             line = []
             for name, lib, env in (variants if r % 2 == 0 else variants[::-1]):
                 s = run_child(args, tmp, args.mode, lib, env)
                 pooled[name] += s
-                w = summary(no_fd(s))
+                w = summary(of_class(args.klass, s))
                 rounds[name].append((w[0] - d[0], w[1] - d[1]))
                 line.append('%s %.0f/%.0f' % (name, w[0] - d[0], w[1] - d[1]))
-            print('round %d: no-fd overhead trimmed mean/median ns: %s (direct %.0f/%.0f; load %.2f)' %
-                  (r, ' '.join(line), d[0], d[1], os.getloadavg()[0]), flush=True)
+            print('round %d: %s overhead trimmed mean/median ns: %s (direct %.0f/%.0f; load %.2f)' %
+                  (r, args.klass, ' '.join(line), d[0], d[1], os.getloadavg()[0]), flush=True)
         first = variants[0][0]
         for name, _, _ in variants:
             o = rounds[name]
@@ -147,7 +153,7 @@ def main():
             se = statistics.stdev(diff) / len(diff) ** 0.5 if len(diff) > 1 else float('nan')
             print('%s - %s: trimmed mean %+.0f ns (standard error %.0f)' % (name, first, statistics.mean(diff), se))
         for name in ['direct'] + [v[0] for v in variants]:
-            ns = no_fd(pooled[name])
+            ns = of_class(args.klass, pooled[name])
             tail = [x for x in ns if x > TAIL_NS]
             print('%s: plain mean %.0f ns; %d of %d calls over %d ns add %.0f ns to it' %
                   (name, statistics.mean(ns), len(tail), len(ns), TAIL_NS, sum(tail) / len(ns)))
@@ -156,12 +162,13 @@ def main():
                 by = collections.defaultdict(list)
                 for fn, ns in samples:
                     by[fn].append(ns)
-                return {fn: statistics.mean(v) for fn, v in by.items()}
+                return {fn: summary(sorted(v))[0] for fn, v in by.items()}
             d = per(pooled['direct'])
             for name, _, _ in variants:
                 w = per(pooled[name])
-                print('%s per function (HWC2_FUNCTION_*: overhead mean ns): %s' % (name, ' '.join(
-                    '%d:%.0f' % (fn, w[fn] - d[fn]) for fn in sorted(w) if fn not in FENCE_FUNCTIONS and fn in d)))
+                print('%s per function (HWC2_FUNCTION_*: overhead, mean of the fastest 98 %%, ns): %s' % (
+                    name, ' '.join('%d:%.0f' % (fn, w[fn] - d[fn]) for fn in sorted(w)
+                                   if in_class(args.klass, fn) and fn in d)))
         if args.per_position:
             print_positions(pooled, [v[0] for v in variants])
     finally:
