@@ -240,8 +240,10 @@ static void capture_release_wait(struct rec_call *c)
 /*
  * Whether this call should wake the worker now: a present of a display with
  * captures not yet resolved, which the worker arms at present and the next
- * present waits for. Anything else can wait for the worker's own periodic
- * wake-up (worker.c), so the hot path pays no futex wake and no reschedule.
+ * present waits for; unless the worker wakes on its own within
+ * REC_WAKE_SLACK_NS anyway, as it does while frames come (worker.c,
+ * ARM_SLEEP_NS). Anything else waits for the worker's own periodic wake-up,
+ * so the hot path pays no futex wake and no reschedule.
  */
 static REC_HOT bool captures_to_arm(const struct rec_call *c)
 {
@@ -279,7 +281,7 @@ REC_HOT void rec_call_end(struct rec_call *c)
 	}
 	capture_bookkeeping(c);
 	rec_queue_push(&r->queue, ev);
-	if (c->wake || captures_to_arm(c)) {
+	if (c->wake || (captures_to_arm(c) && !rec_worker_due(r, ev->t_exit))) {
 		rec_wake_worker(r);
 	}
 	rec_inflight_leave(r, c);

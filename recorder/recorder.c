@@ -51,10 +51,17 @@ REC_HOT struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t d
 REC_HOT void rec_wake_worker(struct recorder *r)
 {
 	if (atomic_load(&r->worker_idle)) {
+		atomic_fetch_add_explicit(&r->worker_wakes, 1, memory_order_relaxed);
 		pthread_mutex_lock(&r->lock);
 		pthread_cond_signal(&r->wake);
 		pthread_mutex_unlock(&r->lock);
 	}
+}
+
+REC_HOT bool rec_worker_due(struct recorder *r, uint64_t t_ns)
+{
+	/* the worker stores its wake-up time before it says it is idle */
+	return atomic_load(&r->worker_idle) && atomic_load(&r->worker_wake_ns) <= t_ns + REC_WAKE_SLACK_NS;
 }
 
 static void on_sigusr2(int sig)

@@ -66,6 +66,8 @@ struct recorder {
 	_Alignas(REC_LINE) pthread_mutex_t lock;
 	pthread_cond_t wake;
 	atomic_bool worker_idle;	/* the worker sleeps on `wake` */
+	_Atomic uint64_t worker_wake_ns;	/* when the sleeping worker wakes on its own (rec_now_ns) */
+	_Atomic uint64_t worker_wakes;	/* rec_wake_worker calls that found it asleep (CaptureStats) */
 	atomic_bool quit;
 	atomic_bool worker_done;	/* the worker has finished the trace and returns */
 	atomic_int toggles;		/* SIGUSR2 deliveries not yet handled */
@@ -95,6 +97,15 @@ void rec_detach(void);
 
 /* Wakes the worker if it sleeps (hot path: no syscall unless it does). */
 void rec_wake_worker(struct recorder *r);
+
+/*
+ * Whether the worker is asleep and wakes on its own by t_ns + REC_WAKE_SLACK_NS
+ * (recorder/README.md, "Presents that wake no one"): a present can then leave
+ * its captures to that wake-up instead of paying for a futex wake.
+ */
+bool rec_worker_due(struct recorder *r, uint64_t t_ns);
+
+#define REC_WAKE_SLACK_NS 2500000u
 
 /* Slot of display, claimed on first use; never NULL (slot 0 is shared on overflow). */
 struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t display);

@@ -371,6 +371,8 @@ void rec_write_capture_stats(struct rec_worker *w)
 	cs.fds_held_peak = fds.peak;
 	cs.captures_no_fd = w->captures_no_fd;
 	cs.fences_unwatched = w->fences_unwatched + rec_fence_watch_dropped(w->fences);
+	cs.has_worker_wakes = true;
+	cs.worker_wakes = atomic_load(&w->r->worker_wakes);
 	rec.kind_case = HWCT__RECORD__KIND_CAPTURE_STATS;
 	rec.capture_stats = &cs;
 	rec_session_write(w, &rec);

@@ -17,6 +17,8 @@
 
 #define ACTIVE_SLEEP_NS 1000000u		/* while events or captures are pending */
 #define RECORDING_SLEEP_NS 10000000u	/* woken early only for captures to arm or a long queue (call.c) */
+#define ARM_SLEEP_NS 2000000u		/* recording while frames come: presents need not wake us (call.c) */
+#define PRESENTING_NS 100000000u	/* frames come: a present was seen this recently */
 #define IDLE_SLEEP_NS 50000000u
 #define FRAME_END_IDLE_NS 50000000u		/* a FrameEnd waiting for getReleaseFences that never came */
 #define STATS_PERIOD_NS 1000000000u
@@ -269,6 +271,9 @@ static void keep_display_facts(struct rec_worker *w, const struct rec_event *ev)
 
 static void dispatch(struct rec_worker *w, struct rec_event *ev)
 {
+	if (ev->type == REC_EV_CALL && ev->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
+		w->present_seen_ns = ev->t_exit;
+	}
 	if (ev->type == REC_EV_DISPLAY && ev->payload) {
 		keep_display_facts(w, ev);
 	} else if (ev->type == REC_EV_CALLBACK && ev->function == HWC2_CALLBACK_HOTPLUG &&
@@ -394,6 +399,8 @@ static void sleep_for(struct rec_worker *w, uint64_t ns)
 	until.tv_sec += until.tv_nsec / 1000000000;
 	until.tv_nsec %= 1000000000;
 	pthread_mutex_lock(&r->lock);
+	/* before worker_idle: a call that sees us idle sees when we wake (rec_worker_due) */
+	atomic_store(&r->worker_wake_ns, (uint64_t)until.tv_sec * 1000000000u + (uint64_t)until.tv_nsec);
 	atomic_store(&r->worker_idle, true);
 	if (!atomic_load(&r->quit) && rec_queue_empty(&r->queue)) {
 		pthread_cond_timedwait(&r->wake, &r->lock, &until);
@@ -420,6 +427,15 @@ static void idle_work(struct rec_worker *w, uint64_t now)
 	if (now - w->last_stats_ns > STATS_PERIOD_NS) {
 		rec_write_capture_stats(w);
 	}
+}
+
+/*
+ * Frames come: a present within PRESENTING_NS of now (its t_exit, which can
+ * be after now, taken before the drain that found it).
+ */
+static bool presenting(const struct rec_worker *w, uint64_t now)
+{
+	return w->present_seen_ns && (w->present_seen_ns >= now || now - w->present_seen_ns < PRESENTING_NS);
 }
 
 void *rec_worker_main(void *data)
@@ -458,7 +474,8 @@ void *rec_worker_main(void *data)
 			break;
 		}
 		sleep_for(w, pending || w->head ? ACTIVE_SLEEP_NS :
-			atomic_load(&r->recording) ? RECORDING_SLEEP_NS : IDLE_SLEEP_NS);
+			!atomic_load(&r->recording) ? IDLE_SLEEP_NS :
+			presenting(w, now) ? ARM_SLEEP_NS : RECORDING_SLEEP_NS);
 	}
 	drain(w, UINT_MAX);
 	flush(w);

@@ -117,6 +117,10 @@ static void print_text(FILE *f, const char *path, const void *arg)
 			" captures dropped for want of an fd, %" PRIu64 " fences unwatched\n", facts->fd_budget,
 			facts->fds_held_peak, facts->captures_no_fd, facts->fences_unwatched);
 	}
+	if (facts->capture_stats && facts->has_worker_wakes) {
+		fprintf(f, "recorder worker   woken by %" PRIu64 " call%s (a futex wake on the caller's thread each)\n",
+			facts->worker_wakes, facts->worker_wakes == 1 ? "" : "s");
+	}
 	for (size_t i = 0; i < facts->display_count; i++) {
 		print_display(f, &facts->displays[i]);
 	}

@@ -65,6 +65,8 @@ struct stats_facts {
 	uint64_t blobs_dropped, bytes_dropped, records_dropped, frames_capture_late;	/* the last CaptureStats */
 	bool has_fd_budget;			/* the last CaptureStats has the fd-budget fields (newer recorders) */
 	uint64_t fd_budget, fds_held_peak, captures_no_fd, fences_unwatched;
+	bool has_worker_wakes;			/* the last CaptureStats counts the worker's wake-ups by calls */
+	uint64_t worker_wakes;
 	uint64_t capture_late_frames;		/* FrameEnds flagged CAPTURE_LATE */
 	bool complete;				/* every record was read */
 	struct hwct_error error;		/* why not, when !complete */

@@ -183,6 +183,8 @@ static int note_record(struct collector *c, const Hwct__Record *rec)
 		facts->fds_held_peak = cs->fds_held_peak;
 		facts->captures_no_fd = cs->captures_no_fd;
 		facts->fences_unwatched = cs->fences_unwatched;
+		facts->has_worker_wakes = cs->has_worker_wakes;
+		facts->worker_wakes = cs->worker_wakes;
 		return 0;
 	}
 	case HWCT__RECORD__KIND_FRAME_END:

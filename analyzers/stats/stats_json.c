@@ -117,6 +117,9 @@ int stats_print_json(FILE *f, const char *path, const struct stats_facts *facts)
 		hwct_json_put(&b.ok, capture, "captures_no_fd", hwct_json_u64(facts->captures_no_fd));
 		hwct_json_put(&b.ok, capture, "fences_unwatched", hwct_json_u64(facts->fences_unwatched));
 	}
+	if (facts->capture_stats && facts->has_worker_wakes) {
+		hwct_json_put(&b.ok, capture, "worker_wakes", hwct_json_u64(facts->worker_wakes));
+	}
 	hwct_json_put(&b.ok, root, "capture", capture);
 	for (size_t i = 0; i < facts->display_count; i++) {
 		struct json_object *d = display(&b, &facts->displays[i]);

@@ -15,5 +15,7 @@ int case_capture_acquire_late(void);	/* test_late.c */
 int case_background(void);		/* test_background.c */
 int case_map_destroyed_layer(void);	/* test_map_layer.c */
 int case_fork_stacks(void);		/* test_fork_stacks.c */
+int case_present_wakes(void);		/* test_wakes.c */
+int case_present_wakes_sparse(void);
 
 #endif

@@ -22,6 +22,8 @@ static const struct test_case cases[] = {
 	{ "background", case_background },
 	{ "map-destroyed-layer", case_map_destroyed_layer },
 	{ "fork-stacks", case_fork_stacks },
+	{ "present-wakes", case_present_wakes },
+	{ "present-wakes-sparse", case_present_wakes_sparse },
 };
 
 int main(int argc, char **argv)

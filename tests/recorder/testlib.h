@@ -143,6 +143,8 @@ struct test_trace {
 	uint64_t blobs_dropped, records_dropped;
 	bool has_fds;			/* ... has the fd-budget fields (format 1.2): */
 	uint64_t fd_budget, fds_held_peak, captures_no_fd, fences_unwatched;
+	bool has_wakes;			/* ... counts the worker's wake-ups by calls: */
+	uint64_t worker_wakes;
 	uint64_t fences, fences_unwatched_seen;	/* Fence records, those with status UNWATCHED */
 	bool closed;			/* it has its seek table */
 };

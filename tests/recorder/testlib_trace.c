@@ -107,6 +107,8 @@ static void take(struct test_trace *t, const Hwct__Record *rec)
 		t->fds_held_peak = rec->capture_stats->fds_held_peak;
 		t->captures_no_fd = rec->capture_stats->captures_no_fd;
 		t->fences_unwatched = rec->capture_stats->fences_unwatched;
+		t->has_wakes = rec->capture_stats->has_worker_wakes;
+		t->worker_wakes = rec->capture_stats->worker_wakes;
 		break;
 	case HWCT__RECORD__KIND_FENCE:
 		t->fences++;
