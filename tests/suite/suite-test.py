@@ -578,7 +578,7 @@ def fake_vm(folder, module_machine, busybox_machine=None, busybox_dynamic=False)
 def case_board_files():
     """board-files on stand-in vm-prepare folders: the architecture from the modules' ELF
     machine, the VM's own busybox (static, of that architecture) in the ramdisk, and an
-    hwc-replay of another architecture refused."""
+    hwc-replay of another architecture refused; a refusal writes nothing."""
     if not shutil.which("cpio"):
         print("cpio not found (scripts/install-deps.sh vm)")
         sys.exit(77)
@@ -609,15 +609,19 @@ def case_board_files():
                   "hwc-replay of the VM's architecture, %s: bundle.tar written" % replay.arch)
             other, other_arch = (62, "amd64") if replay.arch == "arm64" else (183, "arm64")
             vm = fake_vm(os.path.join(tmp, "other"), other, other)
-            p = run("board-files", "--from-vm", vm, "--replay", HWC_REPLAY, "-o", out, status=2)
+            refused = os.path.join(tmp, "refused-out")
+            p = run("board-files", "--from-vm", vm, "--replay", HWC_REPLAY, "-o", refused, status=2)
             check(HWC_REPLAY in p.stderr and replay.machine_name in p.stderr and "are %s" % other_arch in p.stderr,
                   "an hwc-replay of %s for an %s VM is refused, naming both: %r" % (replay.arch, other_arch, p.stderr))
+            check(not os.path.exists(refused), "the refusal left %s: %s" % (
+                refused, os.listdir(refused) if os.path.isdir(refused) else "a file"))
         for name, vm, want in (
                 ("x86-busybox", fake_vm(os.path.join(tmp, "x86bb"), 183, 62), "x86-64 (amd64)"),
                 ("dynamic-busybox", fake_vm(os.path.join(tmp, "dyn"), 183, 183, True), "dynamically linked"),
                 ("riscv", fake_vm(os.path.join(tmp, "riscv"), 243, 243), "RISC-V (riscv64), not of a board")):
             p = run("board-files", "--from-vm", vm, "-o", os.path.join(tmp, "o"), status=2)
             check(want in p.stderr, "%s: refused: %r" % (name, p.stderr))
+            check(not os.path.exists(os.path.join(tmp, "o")), "%s: the refusal left files in its -o folder" % name)
         p = run("board-files", "--from-vm", os.path.join(tmp, "nothing"), "-o", os.path.join(tmp, "o"), status=2)
         check("is %s a vm-prepare folder" % os.path.join(tmp, "nothing") in p.stderr, "no VM folder: %r" % p.stderr)
 

@@ -147,26 +147,24 @@ def bundle_elf(path):
     return elf.read_header("%s: %s" % (path, BUNDLE_REPLAY), head)
 
 
-def vm_board_files(prepared, out_dir, busybox="/bin/busybox"):
+def vm_board_files(prepared, out_dir, busybox="/bin/busybox", check_arch=None):
     """From a folder of tests/vm/vm-prepare (kernel, initramfs.cpio), writes to
     out_dir: kernel (the VM's: an ELF vmlinux, booted by qemu's PVH entry, on
     amd64; an Image on arm64), modules.tar (lib/modules/hwct/: the VM's modules
     and their load-order) and ramdisk.cpio (busybox and lava/init). The
     architecture is the modules' (their ELF machine); busybox is the VM's own
     (bin/busybox of its initramfs), else the one given, and must be a static
-    program of that architecture. Returns (the paths by name, the architecture)."""
+    program of that architecture. check_arch(arch), when given, may refuse the
+    architecture by raising. Nothing is written to out_dir before every check
+    passed. Returns (the paths by name, the architecture)."""
     kernel = os.path.join(prepared, "kernel")
     initramfs = os.path.join(prepared, "initramfs.cpio")
     for p in (kernel, initramfs):
         if not os.path.isfile(p):
             raise SuiteError("%s: not found (is %s a vm-prepare folder?)" % (p, prepared))
-    os.makedirs(out_dir, exist_ok=True)
     files = {name: os.path.join(out_dir, name) for name in ("kernel", "ramdisk.cpio", "modules.tar")}
-    tmp = files["kernel"] + ".tmp"
-    shutil.copyfile(kernel, tmp)
-    os.replace(tmp, files["kernel"])
 
-    with tempfile.TemporaryDirectory(dir=out_dir) as work:
+    with tempfile.TemporaryDirectory() as work:
         unpack = os.path.join(work, "initramfs")
         os.mkdir(unpack)
         with open(initramfs, "rb") as f:
@@ -192,6 +190,12 @@ def vm_board_files(prepared, out_dir, busybox="/bin/busybox"):
                              "architecture, %s; it is %s%s" % (
                                  busybox, module.machine_name, box.machine_name,
                                  ", dynamically linked" if box.interpreter else ""))
+        if check_arch:
+            check_arch(arch)
+
+        os.makedirs(out_dir, exist_ok=True)
+        shutil.copyfile(kernel, files["kernel"] + ".tmp")
+        os.replace(files["kernel"] + ".tmp", files["kernel"])
         a = _Archive(files["modules.tar"] + ".tmp")
         for name in sorted(os.listdir(mods)):
             a.add_file("lib/modules/hwct/" + name, os.path.join(mods, name), 0o644)
