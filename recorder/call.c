@@ -6,6 +6,7 @@
 #include "call.h"
 #include "device.h"
 #include "display_query.h"
+#include "hotline.h"
 #include "hwc2_wrappers.h"
 #include "tp.h"
 
@@ -55,18 +56,26 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 	hwc2_function_pointer_t fn;
 
 	/*
-	 * The pool first, its lines asked for before the device is looked up:
-	 * in a frame's first call all of them are cold, and the two chains of
-	 * loads then overlap instead of one waiting for the other
-	 * (recorder/README.md, "What each call class costs, and why").
+	 * Every line this call goes on to read is asked for before any is
+	 * waited for: in a frame's first call all of them are cold, and the
+	 * chains of loads (the recorder's `recording`; the thread's pool and its
+	 * next event; the device and its function table) then overlap instead
+	 * of each waiting for the one before (recorder/README.md, "What each
+	 * call class costs, and why"). The hot line's first line came with
+	 * rec_get(); its second holds the devices.
 	 */
-	if (r && atomic_load_explicit(&r->recording, memory_order_relaxed)) {
-		p = rec_event_pool_self();
+	__builtin_prefetch(&rec_hotline.devices[0]);
+	if (r) {
+		__builtin_prefetch(&r->recording);
+		p = rec_event_pool_hinted();
 		if (p) {
 			rec_event_pool_prefetch(p);
 		}
 	}
 	d = rec_device_lookup(device);
+	if (d) {
+		__builtin_prefetch(&d->real[function > 0 && function <= HWCT_HWC2_FUNCTION_MAX ? function : 0]);
+	}
 	c->rec = r;
 	c->dev = d;
 	c->ev = NULL;

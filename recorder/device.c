@@ -8,19 +8,19 @@
 
 #include "callback.h"
 #include "device.h"
+#include "hotline.h"
 #include "hwc2_wrappers.h"
 
-#define MAX_DEVICES 8
-
-static _Atomic(struct rec_device *) registry[MAX_DEVICES];
-
+/*
+ * The registry is rec_hotline's (hotline.h): slot i is taken by a
+ * compare-and-swap of devices[i], then keys[i] says which hwc2_device_t it
+ * is; a lookup compares keys only, so it reads no device but the one found.
+ */
 REC_HOT struct rec_device *rec_device_lookup(const hwc2_device_t *device)
 {
-	for (int i = 0; i < MAX_DEVICES; i++) {
-		struct rec_device *d = atomic_load_explicit(&registry[i], memory_order_acquire);
-
-		if (d && d->device == device) {
-			return d;
+	for (int i = 0; i < REC_MAX_DEVICES; i++) {
+		if (atomic_load_explicit(&rec_hotline.keys[i], memory_order_acquire) == (const void *)device) {
+			return atomic_load_explicit(&rec_hotline.devices[i], memory_order_relaxed);
 		}
 	}
 	return NULL;
@@ -120,10 +120,11 @@ static int wrap_close(struct hw_device_t *hw)
 	if (!d) {
 		return -EINVAL;
 	}
-	for (int i = 0; i < MAX_DEVICES; i++) {
-		struct rec_device *expected = d;
-
-		atomic_compare_exchange_strong(&registry[i], &expected, NULL);
+	for (int i = 0; i < REC_MAX_DEVICES; i++) {
+		if (atomic_load(&rec_hotline.devices[i]) == d) {
+			atomic_store(&rec_hotline.keys[i], NULL);
+			atomic_store(&rec_hotline.devices[i], NULL);
+		}
 	}
 	device->getFunction = d->real_get_function;
 	device->getCapabilities = d->real_get_capabilities;
@@ -192,10 +193,11 @@ void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 		snprintf(d->module_path, sizeof(d->module_path), "%s", module_path);
 		rec_handle_cache_init(&d->handles);
 	}
-	for (int i = 0; d && i < MAX_DEVICES && slot < 0; i++) {
+	for (int i = 0; d && i < REC_MAX_DEVICES && slot < 0; i++) {
 		struct rec_device *expected = NULL;
 
-		if (atomic_compare_exchange_strong(&registry[i], &expected, d)) {
+		if (atomic_compare_exchange_strong(&rec_hotline.devices[i], &expected, d)) {
+			atomic_store_explicit(&rec_hotline.keys[i], (const void *)device, memory_order_release);
 			slot = i;
 		}
 	}

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hotline.h"
 #include "capture.h"
 #include "event.h"
 #include "fds.h"
@@ -40,7 +41,7 @@ struct rec_event_pool {
 	uint32_t tid;				/* the owner's rec_tid() */
 	struct rec_event_pool *next;		/* in `pools`, never removed */
 	atomic_bool owned;			/* a live thread takes events from it */
-	_Atomic(pthread_t) thread;		/* the owner, (pthread_t)0 while none (`hint`) */
+	_Atomic(pthread_t) thread;		/* the owner, (pthread_t)0 while none (rec_hotline.hint) */
 	/* the freeing threads' line */
 	_Alignas(REC_LINE) _Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
 };
@@ -49,7 +50,8 @@ static _Atomic(struct rec_event_pool *) pools;
 static atomic_uint loose;		/* events malloc'd alone, not yet freed */
 static _Thread_local struct rec_event_pool *own_pool;
 /*
- * The pool of the thread that called last, NULL none: a call of the same
+ * rec_hotline.hint (hotline.h), the pool of the thread that called last, NULL
+ * none: a call of the same
  * thread finds its pool here by comparing pthread_self() with the pool's
  * `thread`, a load off the thread pointer, instead of through own_pool. In a
  * dlopen'd library own_pool is dynamic TLS: __tls_get_addr, the thread's
@@ -59,7 +61,7 @@ static _Thread_local struct rec_event_pool *own_pool;
  * cleared before the pool is given up, and no live thread's pthread_t is 0,
  * so a pool whose `thread` is the caller's is the caller's.
  */
-static _Atomic(struct rec_event_pool *) hint;
+
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t key;		/* its destructor gives the pool up when its thread ends */
 static bool key_ok;
@@ -86,14 +88,14 @@ static void key_create(void)
 static REC_HOT struct rec_event_pool *pool_get(void)
 {
 	pthread_t self = pthread_self();
-	struct rec_event_pool *p = atomic_load_explicit(&hint, memory_order_relaxed);
+	struct rec_event_pool *p = rec_event_pool_hinted();
 
-	if (p && pthread_equal(atomic_load_explicit(&p->thread, memory_order_relaxed), self)) {
+	if (p) {
 		return p;
 	}
 	p = own_pool;
 	if (p) {
-		atomic_store_explicit(&hint, p, memory_order_relaxed);
+		atomic_store_explicit(&rec_hotline.hint, p, memory_order_relaxed);
 		return p;
 	}
 	pthread_once(&key_once, key_create);
@@ -131,7 +133,7 @@ static REC_HOT struct rec_event_pool *pool_get(void)
 	p->tid = rec_tid();
 	own_pool = p;
 	atomic_store_explicit(&p->thread, self, memory_order_relaxed);
-	atomic_store_explicit(&hint, p, memory_order_relaxed);
+	atomic_store_explicit(&rec_hotline.hint, p, memory_order_relaxed);
 	return p;
 }
 
@@ -141,6 +143,13 @@ REC_HOT struct rec_event_pool *rec_event_pool_self(void)
 }
 
 static void prefetch_event(struct rec_event *ev);
+
+REC_HOT struct rec_event_pool *rec_event_pool_hinted(void)
+{
+	struct rec_event_pool *p = atomic_load_explicit(&rec_hotline.hint, memory_order_relaxed);
+
+	return p && pthread_equal(atomic_load_explicit(&p->thread, memory_order_relaxed), pthread_self()) ? p : NULL;
+}
 
 REC_HOT void rec_event_pool_prefetch(struct rec_event_pool *p)
 {

@@ -152,6 +152,12 @@ struct rec_event *rec_event_new(uint8_t type, int32_t function, unsigned nargs);
 struct rec_event_pool *rec_event_pool_self(void);
 
 /*
+ * The calling thread's pool when it is the one that called last (the hint,
+ * hotline.h), else NULL: a check that makes nothing and touches two lines.
+ */
+struct rec_event_pool *rec_event_pool_hinted(void);
+
+/*
  * Asks for the lines of p that a call takes an event from, and the event's
  * first lines, without waiting for them: a call that starts with this has
  * them arrive while it finds its device (a composer's first call of a frame

@@ -9,6 +9,7 @@
 
 #include <hwct/log.h>
 
+#include "hotline.h"
 #include "crash.h"
 #include "event.h"
 #include "fds.h"
@@ -17,13 +18,12 @@
 #include "recorder.h"
 #include "worker.h"
 
-static _Atomic(struct recorder *) global;
 static pthread_mutex_t attach_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool disabled;	/* under attach_lock: a bad configuration was reported */
 
 REC_HOT struct recorder *rec_get(void)
 {
-	return atomic_load_explicit(&global, memory_order_acquire);
+	return atomic_load_explicit(&rec_hotline.recorder, memory_order_acquire);
 }
 
 REC_HOT struct rec_display_slot *rec_display_slot(struct recorder *r, uint64_t display)
@@ -227,7 +227,7 @@ int rec_attach(const char *module_path, const int32_t *caps, uint32_t cap_count)
 		snprintf(r->module_path, sizeof(r->module_path), "%s", module_path ? module_path : "");
 		r->capability_count = cap_count < REC_MAX_CAPABILITIES ? cap_count : REC_MAX_CAPABILITIES;
 		memcpy(r->capabilities, caps, r->capability_count * sizeof(*caps));
-		atomic_store_explicit(&global, r, memory_order_release);
+		atomic_store_explicit(&rec_hotline.recorder, r, memory_order_release);
 		pthread_atfork(before_fork, after_fork_parent, after_fork_child);
 		rec_crash_install(r);
 	}
