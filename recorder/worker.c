@@ -272,7 +272,8 @@ static void keep_display_facts(struct rec_worker *w, const struct rec_event *ev)
 static void dispatch(struct rec_worker *w, struct rec_event *ev)
 {
 	if (ev->type == REC_EV_CALL && ev->function == HWC2_FUNCTION_PRESENT_DISPLAY) {
-		w->present_seen_ns = ev->t_exit;
+		/* when taken, not when called: a worker kept from running for a while still sees frames come */
+		w->present_seen_ns = rec_now_ns();
 	}
 	if (ev->type == REC_EV_DISPLAY && ev->payload) {
 		keep_display_facts(w, ev);
@@ -430,8 +431,8 @@ static void idle_work(struct rec_worker *w, uint64_t now)
 }
 
 /*
- * Frames come: a present within PRESENTING_NS of now (its t_exit, which can
- * be after now, taken before the drain that found it).
+ * Frames come: a present taken from the queue within PRESENTING_NS of now
+ * (which was read before the drain, so the present can be later).
  */
 static bool presenting(const struct rec_worker *w, uint64_t now)
 {

@@ -70,7 +70,7 @@ struct rec_worker {
 	uint64_t fences_unwatched;	/* fences handed to the watcher without an fd */
 	uint64_t last_stats_ns;
 	uint64_t last_sweep_ns;		/* the buffer-fd caches swept last (handle_cache.h) */
-	uint64_t present_seen_ns;	/* t_exit of the last presentDisplay taken from the queue, 0 none */
+	uint64_t present_seen_ns;	/* rec_now_ns when a presentDisplay was last taken from the queue, 0 none */
 	uint64_t write_errors;
 	bool limit_reached;		/* HWCT_MAX_FRAMES/SECONDS: nothing more is written */
 
