@@ -33,7 +33,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suitecheck import check, failures, run  # noqa: E402
+from suitecheck import check, failures, retry_hung, run  # noqa: E402
 from suitecheck import skip as _skip  # noqa: E402
 
 HWC_SUITE, HWC_REPLAY, HWC_REPLAY_A64, HWC_TRACE, VM_PREPARE, VM_CACHE, ROOT = sys.argv[1:8]
@@ -152,15 +152,9 @@ def run_suite(tmp, prepared):
           sorted((b, a) for a, b in BOARDS.items()), "one job per board, with its arch: %s" % manifest["jobs"])
 
     run(HWC_SUITE, "run", out, status=None)
+    retry_hung(HWC_SUITE, out)
     for j in manifest["jobs"]:
-        log = os.path.join(out, "runs", j["name"] + ".log")
-        text = open(log).read() if os.path.exists(log) else ""
-        if '"case": "job", "definition": "lava", "result": "pass"' not in text or " status 124" in text:
-            # a boot or replay that stalls under TCG on a loaded host (docs/fleet.md, "Known limits")
-            print("arch-suite: %s did not complete or a case hung; once more" % j["name"])
-            os.replace(log, log + ".first-try")
-            run(HWC_SUITE, "run", out, "--job", j["name"], status=None)
-            text = open(log).read()
+        text = open(os.path.join(out, "runs", j["name"] + ".log")).read()
         arch = j["arch"]
         check("Boot command: /usr/bin/%s " % QEMU[arch] in text, "%s booted with %s" % (j["name"], QEMU[arch]))
 

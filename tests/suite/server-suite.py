@@ -34,7 +34,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suitecheck import check, failures, run  # noqa: E402
+from suitecheck import check, failures, print_hang, retry_hung, run  # noqa: E402
 from suitecheck import skip as _skip  # noqa: E402
 import urllib.request
 
@@ -70,6 +70,12 @@ def settle(inst, out, status=0):
             inst.api("api/v0.2/jobs/%d/" % state["jobs"][j["name"]]["id"])["health"] != "Complete"]
     if redo:
         print("server-suite: %s did not complete; submitted once more" % ", ".join(redo))
+        for name in redo:
+            log = os.path.join(out, "server", name + ".log")
+            if os.path.exists(log):
+                print(name + ":")
+                print_hang(open(log).read())
+                os.replace(log, log + ".first-try")
         retried.extend(redo)
         run(HWC_SUITE, "submit", out, "--again", *[a for n in redo for a in ("--job", n)])
         inst.remember_pids()
@@ -252,13 +258,16 @@ def suite_run(tmp, prepared, inst):
     jobs = {j["name"]: j for j in server["jobs"]}
     check(jobs["ci-qemu-badkernel-2of2"]["error_type"] == "Infrastructure" and
           jobs["ci-qemu-nokernel-2of2"]["error_type"] == "Job", "the broken boards: LAVA's Infrastructure and Job errors")
-    devices = {inst.api("api/v0.2/jobs/%d/" % s["id"])["actual_device"]
-               for s in json.load(open(os.path.join(out, "server.json")))["jobs"].values()}
+    # every try counts: a job submitted once more may run where its sibling ran
+    devices = {inst.api("api/v0.2/jobs/%d/" % i)["actual_device"]
+               for s in json.load(open(os.path.join(out, "server.json")))["jobs"].values()
+               for i in [s["id"]] + s.get("tries", [])}
     check(devices == {"qemu-hwct-01", "qemu-hwct-02"}, "the jobs ran on both devices: %s" % sorted(devices))
 
     # the same job files by lava-run, merged as before: the same verdicts
     start = time.monotonic()
     run(HWC_SUITE, "run", out, status=125)
+    retried.extend("%s (lava-run)" % n for n in retry_hung(HWC_SUITE, out, ("qemu-vkms",)))
     times["whole suite, lava-run (one after the other)"] = time.monotonic() - start
     p = run(HWC_SUITE, "merge", out, "--hwc-trace", HWC_TRACE, "--report", os.path.join(tmp, "merged-local.json"),
             status=1)

@@ -34,7 +34,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from suitecheck import check, failures, run  # noqa: E402
+from suitecheck import check, failures, retry_hung, run  # noqa: E402
 from suitecheck import skip as _skip  # noqa: E402
 
 HWC_SUITE, HWC_REPLAY, HWC_TRACE, VM_PREPARE, VM_CACHE, ROOT = sys.argv[1:7]
@@ -92,7 +92,7 @@ def suite_run(tmp, prepared, begin):
     blessed = os.path.join(tmp, "bless")
     run(HWC_SUITE, "jobs", bless, "-o", blessed, "--shards", "1")
     run(HWC_SUITE, "run", blessed)
-    retry_hung(blessed)
+    retry_hung(HWC_SUITE, blessed)
     run(HWC_SUITE, "merge", blessed, "--hwc-trace", HWC_TRACE)
     expect = os.path.join(blessed, "results", "qemu-vkms")
     with open(os.path.join(expect, "video-20-23.json")) as f:
@@ -127,7 +127,7 @@ def suite_run(tmp, prepared, begin):
     check(p.stdout.count(": valid") == 4, "every job valid by LAVA's schema")
 
     run(HWC_SUITE, "run", out, status=125)
-    retry_hung(out)
+    retry_hung(HWC_SUITE, out, ("qemu-vkms",))
 
     p = run(HWC_SUITE, "merge", out, "--hwc-trace", HWC_TRACE, "--html", os.path.join(out, "html"), status=1)
     report = json.load(open(os.path.join(out, "merged.json")))
@@ -148,23 +148,6 @@ def suite_run(tmp, prepared, begin):
 
     print("vm-suite: %.0f s from the prepared VM to the end of the merges" % (time.monotonic() - begin))
     return 1 if failures else 0
-
-
-def retry_hung(out):
-    """A replay in the guest has hung in the kernel under TCG on a loaded host (docs/fleet.md,
-    "Known limits"): a qemu-vkms job with a case at its time limit (status 124), or that did
-    not complete, runs once more, as vm-run boots a stalled VM again. What hung is printed."""
-    manifest = json.load(open(os.path.join(out, "manifest.json")))
-    for name in [j["name"] for j in manifest["jobs"] if j["board"] == "qemu-vkms"]:
-        log = open(os.path.join(out, "runs", name + ".log")).read()
-        if " status 124" not in log and '"case": "job", "definition": "lava", "result": "pass"' in log:
-            continue
-        print("vm-suite: %s: a case hung or the job did not complete; what the log says:" % name)
-        for line in log.splitlines():
-            if "HWCT-CASE" in line and (" stderr " in line or " status " in line) or '"error"' in line:
-                print("  " + line[:300])
-        os.replace(os.path.join(out, "runs", name + ".log"), os.path.join(out, "runs", name + ".first-try"))
-        run(HWC_SUITE, "run", out, "--job", name, status=None)
 
 
 def check_report(report, out):
