@@ -25,7 +25,12 @@
  *   tp-in-calls  the direct client with the enabled tracepoint fired inside
  *                each timed call: the tracepoint at the call site, in the
  *                frame's own cache state; printed beside the goal, which is
- *                judged against the tracepoint alone.
+ *                judged against the tracepoint alone;
+ *   paired-off, paired-on, paired-dup (bench_recorder_paired.c) the fake
+ *                directly and, frames alternating in the same process,
+ *                through the recorder, or (paired-dup) directly with one
+ *                dup + close inside each fence-carrying call: the goal's one
+ *                dup where the calls pay it, printed beside the goal.
  *
  * The recorder reads its options once per process, and LTTng-UST registers
  * at process start, so every mode runs in a child process of its own (this
@@ -35,7 +40,7 @@
  * enabled tracepoint net of the timing floor when a session could be
  * started, else the disabled one (the output says which). Goals: mean <= 1.5x,
  * p99 <= 3x; per class (bench_recorder_classes.c), calls carrying a fence
- * fd are allowed one dup more. A missed goal is reported, never a failure: exit 1 only when
+ * fd against the tracepoint plus one dup (1.5 x (tracepoint + dup)). A missed goal is reported, never a failure: exit 1 only when
  * something could not run.
  *
  * Then the UI session of issue 16 goal 2 (bench_recorder_ui.c): a 60 Hz lock
@@ -217,13 +222,14 @@ static int child_main(const struct options *o)
 	if (in_session(m) && !bench_tp_enabled()) {
 		return EXIT_NOT_ENABLED;
 	}
-	if (m == MODE_PAIRED_OFF || m == MODE_PAIRED_ON) {
+	if (bench_mode_paired(m)) {
 		struct bench_client_options w = c;
 		struct bench_samples d = { 0 };
 		char path[PATH_MAX];
 
 		c.module = o->fake;
-		w.module = o->recorder;
+		w.module = m == MODE_PAIRED_DUP ? o->fake : o->recorder;
+		w.probe = m == MODE_PAIRED_DUP ? bench_dup_probe : NULL;
 		ret = bench_client_run_paired(&c, &w, &d, &s);
 		snprintf(path, sizeof(path), "%s.direct", o->samples);
 		ret = ret ? ret : bench_samples_save(&d, path);
@@ -378,7 +384,7 @@ static void run_mode(struct run *r, enum bench_mode m)
 		die(samples, -ret);
 	}
 	unlink(samples);
-	if (m == MODE_PAIRED_OFF || m == MODE_PAIRED_ON) {
+	if (bench_mode_paired(m)) {
 		char direct[320];
 
 		snprintf(direct, sizeof(direct), "%s.direct", samples);

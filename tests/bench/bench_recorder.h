@@ -36,6 +36,7 @@ enum bench_mode {
 	MODE_TP_IN_CALLS,	/* the fake called directly, the enabled empty tracepoint fired in each timed call */
 	MODE_PAIRED_OFF,	/* direct and through the recorder (pixels off) in one process, frames alternating */
 	MODE_PAIRED_ON,		/* the same with pixels on */
+	MODE_PAIRED_DUP,	/* the same pairs, the second half the fake with one dup + close in each fence call */
 	MODE_COUNT,
 };
 
@@ -98,7 +99,7 @@ struct bench_client_options {
 	unsigned warmup, frames;	/* frames not timed, then frames timed */
 	bool paced;			/* one frame per BENCH_FRAME_NS */
 	bool no_draw;			/* keep the first content (profiling the calls alone) */
-	void (*probe)(void);		/* run inside each timed call, before it (MODE_TP_IN_CALLS); NULL none */
+	void (*probe)(int32_t function);	/* run inside each timed call, before it (the *_IN_CALLS modes); NULL none */
 };
 
 /*
@@ -210,9 +211,9 @@ int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool pace
  * Fires the empty tracepoint once: the probe of MODE_TP_IN_CALLS, which
  * puts it at the client's call sites, in the frame's own cache state (the
  * frame's content drawn just before, the module's work between calls).
- * Does nothing without LTTng.
+ * Does nothing without LTTng. function is the call's, unused.
  */
-void bench_tp_fire(void);
+void bench_tp_fire(int32_t function);
 
 /* ------------------------------------------------------- the dup baseline */
 
@@ -222,6 +223,16 @@ void bench_tp_fire(void);
  * frames are not kept. Returns 0 or -errno.
  */
 int bench_dup_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced, struct bench_samples *out);
+
+/*
+ * The probe of MODE_PAIRED_DUP's second half: in a call that carries a fence fd
+ * (bench_function_has_fence), one dup + close of an eventfd, as the
+ * recorder takes one dup per fence: the one dup of the fence-fd goal, paid
+ * where the calls pay it (the first such call of a frame finds the syscall
+ * path cold). Nothing in other calls. The eventfd is opened at the first
+ * call and kept; without it, nothing.
+ */
+void bench_dup_probe(int32_t function);
 
 /* ------------------------------------------------------------ the report */
 
@@ -240,8 +251,24 @@ struct bench_results {
 /* Prints the results on stdout (bench_recorder_report.c). */
 void bench_report_print(const struct bench_results *r);
 
+/* Whether m is one of the paired modes (two halves in one process). */
+bool bench_mode_paired(enum bench_mode m);
+
 /* Whether a call of function carries a fence fd the recorder dups (bench_recorder_classes.c). */
 bool bench_function_has_fence(int32_t function);
+
+/* A class's goal: what its overhead's mean and p99 may be, in ns. */
+struct bench_goal {
+	double mean, p99;
+};
+
+/*
+ * The goal of a class of call (bench_recorder_classes.c): mean ≤ 1.5 × the
+ * tracepoint's net mean, p99 ≤ 3 × its net p99; a fence-carrying class adds
+ * one dup (dup's mean and p99) to the tracepoint before the factor, as the
+ * goal reads: 1.5 × (tracepoint + one dup).
+ */
+struct bench_goal bench_class_goal(bool fence, double tp_mean, double tp_p99, const struct bench_stat *dup);
 
 /*
  * Prints goal 3 of issue 16 per class of call, no-fd and fence-fd, for

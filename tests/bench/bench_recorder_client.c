@@ -68,7 +68,7 @@ struct client {
 	struct layer layers[2];		/* 0 screen, 1 bar */
 	struct bench_pixels px;
 	struct bench_samples *out;	/* NULL while warming up */
-	void (*probe)(void);		/* bench_client_options' */
+	void (*probe)(int32_t function);	/* bench_client_options' */
 	int err;			/* first failure, -errno */
 };
 
@@ -112,7 +112,7 @@ static void record(struct client *c, int32_t function, uint64_t ns)
 	do { \
 		uint64_t t0_ = bench_call_ns(); \
 		if ((c)->probe) { \
-			(c)->probe(); \
+			(c)->probe(HWC2_FUNCTION_##function); \
 		} \
 		call; \
 		record((c), HWC2_FUNCTION_##function, bench_call_ns() - t0_); \

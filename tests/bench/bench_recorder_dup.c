@@ -39,3 +39,20 @@ int bench_dup_run(unsigned warmup, unsigned frames, unsigned per_frame, bool pac
 	close(fd);
 	return ret;
 }
+
+void bench_dup_probe(int32_t function)
+{
+	static int fd = -1;
+	int dup;
+
+	if (!bench_function_has_fence(function)) {
+		return;
+	}
+	if (fd < 0) {
+		fd = eventfd(0, EFD_CLOEXEC);
+	}
+	dup = fd < 0 ? -1 : fcntl(fd, F_DUPFD_CLOEXEC, 3);
+	if (dup >= 0) {
+		close(dup);
+	}
+}

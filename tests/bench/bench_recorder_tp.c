@@ -31,8 +31,9 @@ bool bench_tp_enabled(void)
 	return lttng_ust_tracepoint_enabled(hwct_bench, empty);
 }
 
-void bench_tp_fire(void)
+void bench_tp_fire(int32_t function)
 {
+	(void)function;
 	lttng_ust_tracepoint(hwct_bench, empty);
 }
 
@@ -73,8 +74,9 @@ bool bench_tp_enabled(void)
 	return false;
 }
 
-void bench_tp_fire(void)
+void bench_tp_fire(int32_t function)
 {
+	(void)function;
 }
 
 int bench_tp_run(unsigned warmup, unsigned frames, unsigned per_frame, bool paced,

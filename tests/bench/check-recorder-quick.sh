@@ -46,4 +46,6 @@ fi
 check \
 	"^tracepoint enabled per call: mean $num ns p99 $num ns " \
 	"^  pixels-off +no-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$" \
-	"^  pixels-off +fence-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$"
+	"^  pixels-off +fence-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$" \
+	"^  paired-dup +fence-fd calls +$num pairs: one dup \+ close inside each call: trimmed mean +$num ± +$num ns" \
+	"^    with the dup where the calls pay it \(paired-dup, $num ns\): goal ≤ +$num, ratio $num ± $num$"
