@@ -36,13 +36,9 @@ static uint32_t held_now(void)
 	return d > c ? (uint32_t)(d - c) : 0;
 }
 
-/* A dup refused counts for an instant before it is taken back: a peak is never above the budget. */
 static void note_peak(uint32_t h)
 {
-	unsigned b = atomic_load_explicit(&dupper.budget, memory_order_relaxed);
 	unsigned p = atomic_load_explicit(&closer.peak, memory_order_relaxed);
-
-	h = h < b ? h : b;
 
 	while (h > p && !atomic_compare_exchange_weak_explicit(&closer.peak, &p, h, memory_order_relaxed,
 			memory_order_relaxed)) {
