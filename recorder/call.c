@@ -6,7 +6,6 @@
 #include "call.h"
 #include "device.h"
 #include "display_query.h"
-#include "fds.h"
 #include "hotline.h"
 #include "hwc2_wrappers.h"
 #include "tp.h"
@@ -49,7 +48,7 @@ REC_HOT void rec_inflight_leave(struct recorder *r, struct rec_call *c)
 }
 
 REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device, int32_t function,
-	unsigned nargs, bool fds)
+	unsigned nargs)
 {
 	struct recorder *r = rec_get();
 	struct rec_event_pool *p = NULL;
@@ -76,14 +75,6 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 	d = rec_device_lookup(device);
 	if (d) {
 		__builtin_prefetch(&d->real[function > 0 && function <= HWCT_HWC2_FUNCTION_MAX ? function : 0]);
-		if (fds) {
-			/* the handle cache's lock line, the fd budget's and the fence ids' lines: all written below */
-			__builtin_prefetch(&d->handles, 1);
-			rec_fds_prefetch();
-			if (r) {
-				__builtin_prefetch(&r->next_fence_id, 1);
-			}
-		}
 	}
 	c->rec = r;
 	c->dev = d;

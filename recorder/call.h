@@ -4,7 +4,7 @@
  * (except, when HWCT_CAPTURE_WAIT_MS is set, the bounded capture wait of
  * presentDisplay/getReleaseFences), no dup past the fd budget (fds.h):
  *
- *	real = rec_call_begin(&c, device, FUNCTION, nargs, fds);   finds the real function
+ *	real = rec_call_begin(&c, device, FUNCTION, nargs);   finds the real function
  *	rec_arg_*(&c, i, ...);                                 inputs, copied by value
  *	rec_call_enter(&c);                                    t_enter
  *	ret = real(...);
@@ -45,14 +45,11 @@ struct rec_call {
 };
 
 /*
- * Starts a call of `function` on device. fds: the call carries a buffer
- * handle or a fence (gen-wrappers.py knows from its arguments), so the lines
- * its dups go on to write are asked for with the others. Returns the real
- * function, or NULL when device is not a wrapped device (the wrapper then
- * fails the call).
+ * Starts a call of `function` on device. Returns the real function, or NULL
+ * when device is not a wrapped device (the wrapper then fails the call).
  */
 hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t *device, int32_t function,
-	unsigned nargs, bool fds);
+	unsigned nargs);
 void rec_call_enter(struct rec_call *c);
 void rec_call_exit(struct rec_call *c, int32_t error);
 void rec_call_end(struct rec_call *c);

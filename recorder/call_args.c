@@ -106,7 +106,7 @@ REC_HOT void rec_arg_region(struct rec_call *c, unsigned i, hwc_region_t region)
 	}
 }
 
-REC_HOT void rec_arg_handle(struct rec_call *c, unsigned i, buffer_handle_t handle)
+void rec_arg_handle(struct rec_call *c, unsigned i, buffer_handle_t handle)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_HANDLE);
 	struct rec_handle *h;
@@ -167,7 +167,7 @@ void rec_arg_handle_id(struct rec_call *c, unsigned i, const native_handle_t *ha
 	rec_arg_int(c, i, id);
 }
 
-REC_HOT void rec_arg_fence_in(struct rec_call *c, unsigned i, int32_t fd)
+void rec_arg_fence_in(struct rec_call *c, unsigned i, int32_t fd)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_FENCE);
 
@@ -297,7 +297,7 @@ void rec_arg_out_array_fixed(struct rec_call *c, unsigned i, const void *p, size
 	rec_arg_in_array(c, i, p, elem_size, n);
 }
 
-REC_HOT void rec_arg_fence_out(struct rec_call *c, unsigned i, const int32_t *fd)
+void rec_arg_fence_out(struct rec_call *c, unsigned i, const int32_t *fd)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_FENCE);
 
@@ -313,7 +313,7 @@ REC_HOT void rec_arg_fence_out(struct rec_call *c, unsigned i, const int32_t *fd
 	}
 }
 
-REC_HOT void rec_arg_fences_out(struct rec_call *c, unsigned i, const int32_t *fds, unsigned count_i)
+void rec_arg_fences_out(struct rec_call *c, unsigned i, const int32_t *fds, unsigned count_i)
 {
 	struct rec_arg *a = arg(c, i, REC_ARG_FENCES);
 	uint64_t n;

@@ -37,9 +37,6 @@ uint32_t rec_fds_budget_for(uint64_t soft_limit);
  */
 int32_t rec_fds_dup(int fd);
 
-/* Asks for the line rec_fds_dup writes (a call about to dup, recorder/call.c). */
-void rec_fds_prefetch(void);
-
 /* Closes an fd from rec_fds_dup and returns it to the budget; fd < 0: nothing. Any thread. */
 void rec_fds_close(int32_t fd);
 

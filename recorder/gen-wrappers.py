@@ -265,10 +265,6 @@ class Wrapper:
 		return (self.ret, types, self.nargs, tuple(before), tuple(after), self.head, tuple(call_args))
 
 
-# the argument helpers that dup an fd (a buffer handle's, a fence)
-FD_ARGS = ('rec_arg_handle(', 'rec_arg_fence_in(', 'rec_arg_fence_out(', 'rec_arg_fences_out(')
-
-
 def body_lines(w, name, function, extra_params, names, attr):
 	"""The wrapper body: rec_call_begin .. rec_call_end around the real call."""
 	before, after, call_args = w.renamed(names)
@@ -277,9 +273,7 @@ def body_lines(w, name, function, extra_params, names, attr):
 	lines.append('{')
 	lines.append('\tstruct rec_call call;')
 	lines.append('\tHWC2_PFN_%s real =' % w.fn)
-	fds = any(s.startswith(FD_ARGS) for s in before + after)
-	lines.append('\t\t(HWC2_PFN_%s)rec_call_begin(&call, device, %s, %d, %s);' % (
-		w.fn, function, w.nargs, 'true' if fds else 'false'))
+	lines.append('\t\t(HWC2_PFN_%s)rec_call_begin(&call, device, %s, %d);' % (w.fn, function, w.nargs))
 	if w.ret != 'void':
 		lines.append('\t%s ret;' % w.ret)
 	lines.append('')
