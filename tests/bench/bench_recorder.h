@@ -99,7 +99,7 @@ struct bench_client_options {
 	unsigned warmup, frames;	/* frames not timed, then frames timed */
 	bool paced;			/* one frame per BENCH_FRAME_NS */
 	bool no_draw;			/* keep the first content (profiling the calls alone) */
-	void (*probe)(int32_t function);	/* run inside each timed call, before it (the *_IN_CALLS modes); NULL none */
+	void (*probe)(int32_t function);	/* run inside each timed call, before it (tp-in-calls, paired-dup's second half); NULL none */
 };
 
 /*
