@@ -10,6 +10,12 @@
 
 #define MAX_ARRAY_ELEMENTS 65536u	/* longer arrays are cut (extra_failed) */
 
+/* A dup for the call: on its thread's credits when it has a pool (fds.h). */
+static REC_HOT int32_t call_dup(struct rec_call *c, int fd)
+{
+	return c->pool ? rec_fds_dup_credit(rec_event_pool_fds(c->pool), fd) : rec_fds_dup(fd);
+}
+
 /* ------------------------------------------------------------------ inputs */
 
 static REC_HOT struct rec_arg *arg(struct rec_call *c, unsigned i, uint8_t kind)
@@ -145,7 +151,7 @@ void rec_arg_handle(struct rec_call *c, unsigned i, buffer_handle_t handle)
 	/* a buffer seen before: no dup here, the worker checks the kept one (handle_cache.h) */
 	h->kept = c->dev ? rec_handle_cache_get(&c->dev->handles, handle, words, &h->kept_exact) : NULL;
 	if (!h->kept) {
-		h->fd = rec_fds_dup(handle->data[0]);
+		h->fd = call_dup(c, handle->data[0]);
 	}
 	if (!h->kept && h->fd < 0) {
 		struct stat st;
@@ -175,7 +181,7 @@ void rec_arg_fence_in(struct rec_call *c, unsigned i, int32_t fd)
 		return;
 	}
 	a->v.fence.id = fd >= 0 ? atomic_fetch_add(&c->rec->next_fence_id, 1) + 1 : 0;
-	a->v.fence.fd = c->keep ? rec_fds_dup(fd) : -1;
+	a->v.fence.fd = c->keep ? call_dup(c, fd) : -1;
 }
 
 REC_HOT void rec_arg_in_array(struct rec_call *c, unsigned i, const void *p, size_t elem_size, uint64_t n)
@@ -309,7 +315,7 @@ void rec_arg_fence_out(struct rec_call *c, unsigned i, const int32_t *fd)
 	a->v.fence.fd = -1;
 	if (fd && *fd >= 0 && c->ev->error == HWC2_ERROR_NONE) {
 		a->v.fence.id = atomic_fetch_add(&c->rec->next_fence_id, 1) + 1;
-		a->v.fence.fd = c->keep ? rec_fds_dup(*fd) : -1;
+		a->v.fence.fd = c->keep ? call_dup(c, *fd) : -1;
 	}
 }
 
@@ -331,7 +337,7 @@ void rec_arg_fences_out(struct rec_call *c, unsigned i, const int32_t *fds, unsi
 	a->count = (uint32_t)n;
 	for (uint64_t k = 0; k < n; k++) {
 		f[k].id = fds[k] >= 0 ? atomic_fetch_add(&c->rec->next_fence_id, 1) + 1 : 0;
-		f[k].fd = c->keep ? rec_fds_dup(fds[k]) : -1;
+		f[k].fd = c->keep ? call_dup(c, fds[k]) : -1;
 	}
 }
 

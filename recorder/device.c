@@ -184,8 +184,10 @@ void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 	if (rec_attach(module_path, caps, ncaps) < 0) {
 		return;
 	}
-	d = calloc(1, sizeof(*d));
+	/* sizeof is a multiple of the struct's alignment, a line (handle_cache.h) */
+	d = aligned_alloc(_Alignof(struct rec_device), sizeof(*d));
 	if (d) {
+		memset(d, 0, sizeof(*d));
 		d->device = device;
 		d->real_close = device->common.close;
 		d->real_get_capabilities = device->getCapabilities;

@@ -39,12 +39,15 @@ struct rec_event_pool {
 	unsigned count;				/* owner only: events made for this pool */
 	atomic_int busy;			/* owner writes: calls between rec_event_pool_enter and _leave */
 	uint32_t tid;				/* the owner's rec_tid() */
-	struct rec_event_pool *next;		/* in `pools`, never removed */
 	atomic_bool owned;			/* a live thread takes events from it */
+	struct rec_event_pool *next;		/* in `pools`, never removed */
 	_Atomic(pthread_t) thread;		/* the owner, (pthread_t)0 while none (rec_hotline.hint) */
+	struct rec_fds_credit fds;		/* owner writes: its calls' dups (fds.h) */
 	/* the freeing threads' line */
 	_Alignas(REC_LINE) _Atomic(struct rec_event *) returned;	/* given back by any thread, wnext-linked */
 };
+
+_Static_assert(offsetof(struct rec_event_pool, returned) == REC_LINE, "the owner's fields fill one line");
 
 static _Atomic(struct rec_event_pool *) pools;
 static atomic_uint loose;		/* events malloc'd alone, not yet freed */
@@ -159,6 +162,11 @@ REC_HOT void rec_event_pool_prefetch(struct rec_event_pool *p)
 	if (ev) {
 		prefetch_event(ev);
 	}
+}
+
+REC_HOT struct rec_fds_credit *rec_event_pool_fds(struct rec_event_pool *p)
+{
+	return &p->fds;
 }
 
 REC_HOT uint32_t rec_event_pool_tid(const struct rec_event_pool *p)

@@ -165,6 +165,9 @@ struct rec_event_pool *rec_event_pool_hinted(void);
  */
 void rec_event_pool_prefetch(struct rec_event_pool *p);
 
+/* The credits p's calls dup on (fds.h); borrowed, for p's owner thread only. */
+struct rec_fds_credit *rec_event_pool_fds(struct rec_event_pool *p);
+
 /* The kernel tid of p's owner (rec_tid() of the thread that took p). */
 uint32_t rec_event_pool_tid(const struct rec_event_pool *p);
 

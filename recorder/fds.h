@@ -8,19 +8,37 @@
  * worker never finds its own open()/dup() failing with EMFILE because of us,
  * and the hot path never waits for fds to come back (recorder/README.md,
  * "Capture before release").
+ *
+ * A calling thread's dups draw on credits set aside for it
+ * (struct rec_fds_credit, on a line only that thread writes): the budget's
+ * shared counter, which every close of the worker and the fence watcher
+ * writes, is touched once per REC_FDS_CREDIT_CHUNK dups instead of once per
+ * dup (recorder/README.md, "The frame's first call, line by line"). Credits
+ * set aside count as held: the budget is never exceeded, and a thread may be
+ * refused while another holds a few credits it has not used.
  */
 #ifndef REC_FDS_H
 #define REC_FDS_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define REC_FDS_MAX 4096u	/* budget cap, whatever the limit */
 #define REC_FDS_SHARE 4u	/* budget = soft RLIMIT_NOFILE / REC_FDS_SHARE */
+#define REC_FDS_CREDIT_CHUNK 16u	/* credits a thread takes at once, at most budget / 16 */
+
+/* Credits set aside for one calling thread's dups; zero-initialised is empty. */
+struct rec_fds_credit {
+	atomic_uint n;		/* written by its thread only; read by rec_fds_get_stats */
+	atomic_bool listed;	/* in the list rec_fds_get_stats sums, never removed */
+	struct rec_fds_credit *next;
+};
 
 struct rec_fds_stats {
 	uint32_t budget;	/* fds the recorder may hold at once */
-	uint32_t held;		/* held now */
-	uint32_t peak;		/* most held at once since rec_fds_init */
+	uint32_t held;		/* held now (not counting credits set aside) */
+	uint32_t peak;		/* most held or set aside at once since rec_fds_init */
 	uint64_t refused;	/* dups not made because the budget was spent */
 };
 
@@ -36,6 +54,14 @@ uint32_t rec_fds_budget_for(uint64_t soft_limit);
  * dup fails. Never blocks. Any thread. Give it back with rec_fds_close.
  */
 int32_t rec_fds_dup(int fd);
+
+/*
+ * rec_fds_dup charged to cr's credits, taking REC_FDS_CREDIT_CHUNK more
+ * from the budget when they are spent. cr is borrowed, and written: only
+ * by the one thread that owns it at a time. It stays listed for the stats
+ * (and keeps its credits) for the life of the process.
+ */
+int32_t rec_fds_dup_credit(struct rec_fds_credit *cr, int fd);
 
 /* Closes an fd from rec_fds_dup and returns it to the budget; fd < 0: nothing. Any thread. */
 void rec_fds_close(int32_t fd);

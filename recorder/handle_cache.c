@@ -32,39 +32,81 @@ static REC_HOT uint64_t key_hash(const native_handle_t *handle, int32_t words)
 
 void rec_handle_cache_init(struct rec_handle_cache *c)
 {
+	memset(c, 0, sizeof(*c));
 	atomic_flag_clear(&c->lock);
-	c->tick = 0;
-	c->sweep_next = 0;
-	memset(c->slots, 0, sizeof(c->slots));
 }
 
+static void kept_close(struct rec_kept_fd *k)
+{
+	rec_fds_close(k->fd);
+	free(k);
+}
+
+/*
+ * Every reference was dropped and the slot let k go: exactly one drop or
+ * retirement finds that, the one whose change of `state` made it so, and
+ * nothing else touches k after its own change.
+ */
 void rec_kept_fd_put(struct rec_kept_fd *k)
 {
-	if (k && atomic_fetch_sub_explicit(&k->refs, 1, memory_order_acq_rel) == 1) {
-		rec_fds_close(k->fd);
-		free(k);
+	unsigned st;
+
+	if (!k) {
+		return;
+	}
+	st = atomic_fetch_add_explicit(&k->state, 2, memory_order_acq_rel) + 2;
+	/* retired: `taken` is final, and no one else closes k while this reference was not dropped */
+	if ((st & 1) && st >> 1 == atomic_load_explicit(&k->taken, memory_order_relaxed)) {
+		kept_close(k);
+	}
+}
+
+/* The slot let k go; taken: k's `taken`, read under the lock that gave out the last reference. */
+static void kept_retire(struct rec_kept_fd *k, unsigned taken)
+{
+	if (k && atomic_fetch_or_explicit(&k->state, 1, memory_order_acq_rel) >> 1 == taken) {
+		kept_close(k);
 	}
 }
 
 static struct rec_kept_fd *kept_new(int fd)
 {
-	struct rec_kept_fd *k = malloc(sizeof(*k));
+	struct rec_kept_fd *k = aligned_alloc(_Alignof(struct rec_kept_fd), sizeof(*k));
 
 	if (!k) {
 		return NULL;
 	}
-	*k = (struct rec_kept_fd){ .fd = rec_fds_dup(fd) };
+	memset(k, 0, sizeof(*k));
+	k->fd = rec_fds_dup(fd);
 	if (k->fd < 0) {
 		free(k);
 		return NULL;
 	}
-	atomic_init(&k->refs, 2);	/* the slot's and the caller's */
+	atomic_init(&k->taken, 1);	/* the caller's */
+	atomic_init(&k->state, 0);
+	return k;
+}
+
+/* Empties s (lock held); *taken gets what kept_retire needs. Returns the kept dup it held. */
+static struct rec_kept_fd *slot_empty(struct rec_handle_cache_slot *s, unsigned *taken)
+{
+	struct rec_kept_fd *k = s->kept;
+
+	*taken = k ? atomic_load_explicit(&k->taken, memory_order_relaxed) : 0;
+	atomic_store_explicit(&s->gen, 0, memory_order_relaxed);
+	/* a sweep that reads a field written after this reads gen 0 or the next fill's afterwards */
+	atomic_thread_fence(memory_order_release);
+	s->kept = NULL;
+	s->hash = 0;
+	s->handle = NULL;
+	atomic_store_explicit(&s->fd0, -1, memory_order_relaxed);
 	return k;
 }
 
 static REC_HOT bool slot_holds(const struct rec_handle_cache_slot *s, uint64_t hash, const native_handle_t *handle)
 {
-	return s->kept && s->hash == hash && s->handle == handle && s->fd0 == handle->data[0];
+	return s->kept && s->hash == hash && s->handle == handle &&
+		atomic_load_explicit(&s->fd0, memory_order_relaxed) == handle->data[0];
 }
 
 REC_HOT struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, const native_handle_t *handle,
@@ -73,6 +115,7 @@ REC_HOT struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, con
 	uint64_t hash;
 	struct rec_handle_cache_slot *a, *b, *s;
 	struct rec_kept_fd *k = NULL, *old = NULL;
+	unsigned old_taken = 0;
 
 	if (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
 		return NULL;
@@ -85,33 +128,44 @@ REC_HOT struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, con
 	s = slot_holds(a, hash, handle) ? a : slot_holds(b, hash, handle) ? b : NULL;
 	if (s) {
 		k = s->kept;
-		atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+		atomic_store_explicit(&k->taken, atomic_load_explicit(&k->taken, memory_order_relaxed) + 1,
+			memory_order_relaxed);
 		s->used = c->tick;
 		*exact = false;
 	} else if ((k = kept_new(handle->data[0]))) {
 		/* the empty one, else the one used longer ago */
 		s = !a->kept ? a : !b->kept ? b : c->tick - a->used >= c->tick - b->used ? a : b;
-		old = s->kept;
-		*s = (struct rec_handle_cache_slot){ .hash = hash, .handle = handle, .fd0 = handle->data[0],
-			.used = c->tick, .kept = k };
+		old = slot_empty(s, &old_taken);
+		s->hash = hash;
+		s->handle = handle;
+		atomic_store_explicit(&s->fd0, handle->data[0], memory_order_relaxed);
+		s->used = c->tick;
+		s->kept = k;
+		/* last: the sweep reads gen, then fd0, then gen again */
+		atomic_store_explicit(&s->gen, ++c->fills ? c->fills : ++c->fills, memory_order_release);
 		*exact = true;
 	}
 	atomic_flag_clear_explicit(&c->lock, memory_order_release);
 	/* a buffer no event holds any more: its dup is closed here, once per buffer that leaves the slot */
-	rec_kept_fd_put(old);
+	kept_retire(old, old_taken);
 	return k;
 }
 
 void rec_handle_cache_flush(struct rec_handle_cache *c)
 {
+	struct rec_kept_fd *gone[REC_HANDLE_CACHE_SLOTS];
+	unsigned taken[REC_HANDLE_CACHE_SLOTS];
+
 	while (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
 		/* a call holds it for a lookup and at most one dup */
 	}
 	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
-		rec_kept_fd_put(c->slots[i].kept);
-		c->slots[i] = (struct rec_handle_cache_slot){ 0 };
+		gone[i] = slot_empty(&c->slots[i], &taken[i]);
 	}
 	atomic_flag_clear_explicit(&c->lock, memory_order_release);
+	for (unsigned i = 0; i < REC_HANDLE_CACHE_SLOTS; i++) {
+		kept_retire(gone[i], taken[i]);
+	}
 }
 
 /* The caches of the devices open, for the worker's sweep; under watch_lock. */
@@ -167,26 +221,65 @@ static bool names_kept(struct rec_kept_fd *k, int fd)
 	return k->stat_ok && fstat(fd, &st) == 0 && (uint64_t)st.st_dev == k->dev && (uint64_t)st.st_ino == k->ino;
 }
 
-unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots)
+/* Worker: learns the inode of the kept dup of slot i's fill gen (lock taken here). False: try later. */
+static bool learn(struct rec_handle_cache *c, unsigned i, uint32_t gen)
 {
-	struct rec_kept_fd *gone[REC_HANDLE_CACHE_SLOTS];
-	unsigned n = 0;
+	struct rec_handle_cache_slot *s = &c->slots[i];
+	struct rec_handle_cache_seen *seen = &c->seen[i];
 
 	if (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
-		return 0;	/* a call is using it: the next turn */
+		return false;	/* a call is using it: the next turn */
 	}
-	for (unsigned i = 0; i < slots && i < REC_HANDLE_CACHE_SLOTS; i++) {
-		struct rec_handle_cache_slot *s = &c->slots[c->sweep_next++ % REC_HANDLE_CACHE_SLOTS];
-
-		/* the composer's fd may be closed or reused while this looks: either way it empties the slot */
-		if (s->kept && !names_kept(s->kept, s->fd0)) {
-			gone[n++] = s->kept;
-			*s = (struct rec_handle_cache_slot){ 0 };
-		}
+	if (atomic_load_explicit(&s->gen, memory_order_relaxed) == gen && s->kept) {
+		kept_stat(s->kept);
+		*seen = (struct rec_handle_cache_seen){ .gen = gen, .ok = s->kept->stat_ok, .dev = s->kept->dev,
+			.ino = s->kept->ino };
 	}
 	atomic_flag_clear_explicit(&c->lock, memory_order_release);
-	for (unsigned i = 0; i < n; i++) {
-		rec_kept_fd_put(gone[i]);	/* closed here unless an event still holds it */
+	return seen->gen == gen;
+}
+
+/* Worker: empties slot i if it still holds fill gen (lock taken here). Returns whether it did. */
+static bool drop_stale(struct rec_handle_cache *c, unsigned i, uint32_t gen)
+{
+	struct rec_kept_fd *k = NULL;
+	unsigned taken = 0;
+
+	if (atomic_flag_test_and_set_explicit(&c->lock, memory_order_acquire)) {
+		return false;	/* a call is using it: the next turn */
+	}
+	if (atomic_load_explicit(&c->slots[i].gen, memory_order_relaxed) == gen) {
+		k = slot_empty(&c->slots[i], &taken);
+	}
+	atomic_flag_clear_explicit(&c->lock, memory_order_release);
+	kept_retire(k, taken);	/* closed here unless an event still holds it */
+	return k != NULL;
+}
+
+unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < slots && k < REC_HANDLE_CACHE_SLOTS; k++) {
+		unsigned i = c->sweep_next++ % REC_HANDLE_CACHE_SLOTS;
+		struct rec_handle_cache_slot *s = &c->slots[i];
+		const struct rec_handle_cache_seen *seen = &c->seen[i];
+		uint32_t gen = atomic_load_explicit(&s->gen, memory_order_acquire);
+		int fd0 = atomic_load_explicit(&s->fd0, memory_order_relaxed);
+		struct stat st;
+
+		/* read without the lock: a fill between the two reads of gen is looked at next turn */
+		atomic_thread_fence(memory_order_acquire);
+		if (!gen || atomic_load_explicit(&s->gen, memory_order_relaxed) != gen ||
+				(seen->gen != gen && !learn(c, i, gen))) {
+			continue;
+		}
+		/* the composer's fd may be closed or reused while this looks: either way it empties the slot */
+		if (seen->ok && fstat(fd0, &st) == 0 && (uint64_t)st.st_dev == seen->dev &&
+				(uint64_t)st.st_ino == seen->ino) {
+			continue;
+		}
+		n += drop_stale(c, i, gen);
 	}
 	return n;
 }

@@ -31,13 +31,26 @@
 
 #include <cutils/native_handle.h>
 
+#include "hot.h"
+
 #define REC_HANDLE_CACHE_SLOTS 32u	/* per device; a key may sit in either of two, by its hash */
 
-/* A dup of a buffer's fd from its first call, shared by the cache and the events. */
+/*
+ * A dup of a buffer's fd from its first call, shared by the cache and the
+ * events. No line of it is written by both a calling thread and the
+ * worker: the calls count the references they hand out (`taken`, under the
+ * cache's lock), the events' holders count those they drop (`state`), and
+ * the dup is closed once its slot let it go (retired) and every reference
+ * taken was dropped (recorder/README.md, "The frame's first call, line by
+ * line").
+ */
 struct rec_kept_fd {
-	atomic_int refs;		/* the cache's and each event's */
+	/* the calls' line */
+	_Alignas(REC_LINE) atomic_uint taken;	/* references handed to events; final once retired */
+	/* the droppers' line (the worker's, nearly always) */
+	_Alignas(REC_LINE) atomic_uint state;	/* references dropped << 1 | retired */
 	int32_t fd;			/* rec_fds_dup of the handle's data[0] */
-	/* worker only (rec_handle_resolve): the dup's inode, read once */
+	/* worker only (rec_handle_resolve, the sweep): the dup's inode, read once */
 	bool stat_done, stat_ok;
 	uint64_t dev, ino;
 };
@@ -45,16 +58,28 @@ struct rec_kept_fd {
 struct rec_handle_cache_slot {
 	uint64_t hash;			/* of the handle's address, counts and words; 0 = empty */
 	const native_handle_t *handle;
-	int32_t fd0;			/* data[0] when the slot was filled */
+	atomic_int fd0;			/* data[0] when the slot was filled; the sweep reads it */
 	uint32_t used;			/* the cache's `tick` at its last hit or fill */
-	struct rec_kept_fd *kept;	/* the slot's reference */
+	struct rec_kept_fd *kept;	/* NULL = empty */
+	atomic_uint gen;		/* the fill's number, 0 = empty; the sweep reads it without the lock */
+};
+
+/* What the sweep knows of a slot's kept dup: the worker's alone. */
+struct rec_handle_cache_seen {
+	uint32_t gen;			/* the fill it describes */
+	bool ok;			/* fstat of the kept dup worked */
+	uint64_t dev, ino;
 };
 
 struct rec_handle_cache {
+	/* the calls' lines: the sweep reads the slots, and writes only to empty a stale one */
 	atomic_flag lock;		/* taken without waiting: busy means "no cache this call" */
 	uint32_t tick;			/* lookups so far */
-	uint32_t sweep_next;		/* worker: the slot its next sweep starts at */
-	struct rec_handle_cache_slot slots[REC_HANDLE_CACHE_SLOTS];
+	uint32_t fills;			/* slots filled so far: the next fill's gen - 1 */
+	_Alignas(REC_LINE) struct rec_handle_cache_slot slots[REC_HANDLE_CACHE_SLOTS];
+	/* the worker's */
+	_Alignas(REC_LINE) uint32_t sweep_next;	/* the slot its next sweep starts at */
+	struct rec_handle_cache_seen seen[REC_HANDLE_CACHE_SLOTS];
 };
 
 /* An empty cache. */
@@ -86,15 +111,20 @@ void rec_handle_cache_unwatch(struct rec_handle_cache *c);
 
 /*
  * Worker: checks the next `slots` slots of c (round robin) and empties
- * those whose handle fd no longer names the kept dup's inode. Skips c when
- * a call holds it. Returns the slots emptied.
+ * those whose handle fd no longer names the kept dup's inode. A slot is
+ * read without the lock; the lock is taken (without waiting: a call holding
+ * it leaves the slot for the next turn) only to learn a new fill's inode
+ * and to empty a slot. Returns the slots emptied.
  */
 unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots);
 
 /* Worker: rec_handle_cache_sweep of `slots` slots in every watched cache. Returns the slots emptied. */
 unsigned rec_handle_cache_sweep_all(unsigned slots);
 
-/* Drops one reference to k; the last closes the dup. k may be NULL. Any thread. */
+/*
+ * Drops one reference an event holds to k; the dup is closed (and k freed)
+ * when it is the last and the slot let k go. k may be NULL. Any thread.
+ */
 void rec_kept_fd_put(struct rec_kept_fd *k);
 
 struct rec_handle;
