@@ -119,12 +119,14 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 
 REC_HOT void rec_call_enter(struct rec_call *c)
 {
-	if (c->has_display && c->rec) {
+	/* the hot line says whether any display waits for its facts: most calls read no slot */
+	if (c->has_display && c->rec && atomic_load(&rec_hotline.info_needed)) {
 		struct rec_display_slot *s = rec_display_slot(c->rec, c->display);
 		int expected = REC_INFO_NEEDED;
 
 		if (atomic_load(&s->info) == REC_INFO_NEEDED &&
 				atomic_compare_exchange_strong(&s->info, &expected, REC_INFO_QUERYING)) {
+			atomic_fetch_sub(&rec_hotline.info_needed, 1);
 			rec_display_query(c->dev, c->display);
 			atomic_store(&s->info, REC_INFO_DONE);
 		}

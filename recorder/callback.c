@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "callback.h"
+#include "hotline.h"
 #include "device.h"
 #include "hwc2_wrappers.h"
 
@@ -77,9 +78,17 @@ void rec_callback_end(struct rec_call *c)
 			ev->args[REC_CBARG_HOTPLUG_CONNECTION].kind == REC_ARG_INT) {
 		struct rec_display_slot *s = rec_display_slot(r, c->display);
 
+		int now = ev->args[REC_CBARG_HOTPLUG_CONNECTION].v.i == HWC2_CONNECTION_CONNECTED ?
+			REC_INFO_NEEDED : REC_INFO_NONE;
+		int was;
+
 		/* the facts are read on the next call for that display (display_query.h) */
-		atomic_store(&s->info, ev->args[REC_CBARG_HOTPLUG_CONNECTION].v.i == HWC2_CONNECTION_CONNECTED ?
-			REC_INFO_NEEDED : REC_INFO_NONE);
+		was = atomic_exchange(&s->info, now);
+		if (now == REC_INFO_NEEDED && was != REC_INFO_NEEDED) {
+			atomic_fetch_add(&rec_hotline.info_needed, 1);
+		} else if (now != REC_INFO_NEEDED && was == REC_INFO_NEEDED) {
+			atomic_fetch_sub(&rec_hotline.info_needed, 1);
+		}
 	}
 	if (!ev) {
 		return;

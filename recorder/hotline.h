@@ -28,6 +28,7 @@ struct rec_hotline {
 	_Atomic(const void *) keys[REC_MAX_DEVICES];	/* device.c: the hwc2_device_t of devices[i], NULL free */
 	/* line 1 */
 	_Alignas(REC_LINE) _Atomic(struct rec_device *) devices[REC_MAX_DEVICES];	/* device.c, owned there */
+	atomic_uint info_needed;	/* display slots in REC_INFO_NEEDED (recorder.h); 0: a call looks at none */
 };
 
 /* The one of the process (hotline.c); zero-initialised. */
