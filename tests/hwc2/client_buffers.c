@@ -260,22 +260,6 @@ bool hc_buffer_compose(struct hc_buffer *b, struct compositor *c, const struct s
 	return true;
 }
 
-int hc_count_fds(void)
-{
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!dir) {
-		return -1;
-	}
-	while ((e = readdir(dir))) {
-		n += e->d_name[0] != '.';
-	}
-	closedir(dir);
-	return n - 1;	/* the directory's own fd */
-}
-
 void hc_print_fds(const char *what)
 {
 	DIR *dir = opendir("/proc/self/fd");

@@ -27,6 +27,7 @@
 
 #include <drm_fourcc.h>
 
+#include "fds_open.h"
 #include "fence_wait.h"
 #include "hwc2_client.h"
 #include "vgem_fence.h"
@@ -218,7 +219,7 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 
 	set_env("1", "drmhwc");
 	hc_alloc_open(&a, o->device);
-	fds_open = hc_count_fds();
+	fds_open = test_count_open_fds();
 	if (o->check_fds) {
 		hc_print_fds("before open");
 	}
@@ -238,10 +239,10 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 			check_readback(m, &f, TOL_BLEND, what);
 		hc_frame_finish(&f);
 		if (i == 2) {
-			fds_warm = hc_count_fds();
+			fds_warm = test_count_open_fds();
 		}
 	}
-	fds_end = hc_count_fds();
+	fds_end = test_count_open_fds();
 	pthread_mutex_lock(&m->lock);
 	vsyncs = m->vsyncs;
 	ok = CHECK(!m->vsync_backwards, "a vsync timestamp went backwards") && ok;
@@ -258,7 +259,7 @@ bool hc_case_frames(struct hc_module *m, const struct hc_options *o)
 	}
 	hc_session_finish(&s);
 	hc_module_close(m);
-	fds_closed = hc_count_fds();
+	fds_closed = test_count_open_fds();
 	if (fds_closed != fds_open) {
 		hc_print_fds("after close");
 	}
@@ -363,10 +364,10 @@ bool hc_case_run(struct hc_module *m, const struct hc_options *o)
 			f.releases);
 		hc_frame_finish(&f);
 		if (i == 2) {
-			fds_warm = hc_count_fds();
+			fds_warm = test_count_open_fds();
 		}
 	}
-	fds_end = hc_count_fds();
+	fds_end = test_count_open_fds();
 	end(m, &a, &s);
 	if (o->check_fds && frames > 3) {
 		ok = CHECK(fds_end == fds_warm, "fd leak: %d fds after frame 2, %d after frame %u",

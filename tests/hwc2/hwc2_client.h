@@ -108,9 +108,6 @@ bool hc_buffer_compose(struct hc_buffer *b, struct compositor *c, const struct s
 /* Takes fence (owned) as b's release fence, closing the previous one. */
 void hc_buffer_set_release(struct hc_buffer *b, int fence);
 
-/* Open fds of the process (/proc/self/fd entries). */
-int hc_count_fds(void);
-
 /* Prints every open fd and what it is on stderr, each line prefixed by what (leak reports). */
 void hc_print_fds(const char *what);
 

@@ -8,7 +8,6 @@
  *              unknown HWCT_KMS_PLANNER: an error, no device, no fd left open
  *   bad-open   open with another device name, or a NULL out pointer: -EINVAL
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
@@ -20,24 +19,10 @@
 
 #define CHECK_NONFATAL	/* a failed check is counted and the test goes on */
 #include "check.h"
+#include "fds_open.h"
 #include "hwc2_load.h"
 
 struct check_tally check_tally;
-
-static int count_fds(void)
-{
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	while (dir && (e = readdir(dir))) {
-		n += e->d_name[0] != '.';
-	}
-	if (dir) {
-		closedir(dir);
-	}
-	return n;
-}
 
 static void case_hmi(void *dl, const hw_module_t *hmi)
 {
@@ -57,12 +42,12 @@ static void case_hmi(void *dl, const hw_module_t *hmi)
 static void open_fails(const hw_module_t *hmi, const char *what)
 {
 	hw_device_t *dev = (hw_device_t *)&dev;	/* not NULL: open must clear it */
-	int before = count_fds();
+	int before = test_count_open_fds();
 	int ret = hmi->methods->open(hmi, HWC_HARDWARE_COMPOSER, &dev);
 
 	CHECK(ret < 0, "%s: open returned %d", what, ret);
 	CHECK(dev == NULL, "%s: a device came back", what);
-	CHECK(count_fds() == before, "%s: %d fds before open, %d after", what, before, count_fds());
+	CHECK(test_count_open_fds() == before, "%s: %d fds before open, %d after", what, before, test_count_open_fds());
 	if (ret == 0 && dev) {
 		dev->close(dev);
 	}

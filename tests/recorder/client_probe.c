@@ -11,6 +11,7 @@
 #include <hwct/hwc2_names.h>
 
 #include "client_probe.h"
+#include "fds_open.h"
 
 #define SETTLE_STEP_NS 30000000L
 #define SETTLE_TRIES 66		/* 2 s */
@@ -24,29 +25,13 @@ uint64_t client_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int count_fds(void)
-{
-	DIR *dir = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!dir) {
-		return -1;
-	}
-	while ((e = readdir(dir))) {
-		n += e->d_name[0] != '.';
-	}
-	closedir(dir);
-	return n - 1;	/* the directory's own fd */
-}
-
 int client_count_fds_settled(void)
 {
 	struct timespec step = { 0, SETTLE_STEP_NS };
 	int last = -2, agree = 0;
 
 	for (int i = 0; i < SETTLE_TRIES; i++) {
-		int n = count_fds();
+		int n = test_count_open_fds();
 
 		if (n < 0) {
 			return -1;
@@ -69,7 +54,7 @@ int client_count_fds_drained(int target)
 
 	while (n > target && client_now_ns() < end) {
 		nanosleep(&step, NULL);
-		n = count_fds();
+		n = test_count_open_fds();
 		if (n < 0) {
 			return -1;
 		}

@@ -14,7 +14,6 @@
  * One meson test per case.
  */
 #define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
-#include <dirent.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,26 +24,13 @@
 
 #define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
 #include "check.h"
+#include "fds_open.h"
 #include "fds.h"
 
 struct check_tally check_tally;
 
 #define SOFT_LIMIT 256u
 #define BUDGET (SOFT_LIMIT / REC_FDS_SHARE)
-
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	while (d && readdir(d)) {
-		n++;
-	}
-	if (d) {
-		closedir(d);
-	}
-	return n;
-}
 
 static struct rec_fds_stats stats(void)
 {
@@ -69,7 +55,7 @@ static void case_budget(void)
 {
 	static struct rec_fds_credit a, b;
 	int32_t fds[BUDGET + 1];
-	int src = target(), before = open_fds();
+	int src = target(), before = test_count_open_fds();
 	unsigned n = 0;
 
 	CHECK_INT(stats().budget, BUDGET);
@@ -81,12 +67,12 @@ static void case_budget(void)
 	CHECK_INT(stats().peak, BUDGET);
 	CHECK(stats().refused >= 1, "a refused dup not counted");
 	CHECK_INT(rec_fds_dup(src), -1);
-	CHECK_INT(open_fds(), before + (int)BUDGET);
+	CHECK_INT(test_count_open_fds(), before + (int)BUDGET);
 	for (unsigned i = 0; i < n; i++) {
 		rec_fds_close(fds[i]);
 	}
 	CHECK_INT(stats().held, 0);
-	CHECK_INT(open_fds(), before);
+	CHECK_INT(test_count_open_fds(), before);
 	/* a's credits are spent; b takes a chunk for one dup: a can have the rest */
 	fds[0] = rec_fds_dup_credit(&b, src);
 	CHECK(fds[0] >= 0, "no dup with the budget back");
@@ -100,7 +86,7 @@ static void case_budget(void)
 		rec_fds_close(fds[i]);
 	}
 	CHECK_INT(stats().held, 0);
-	CHECK_INT(open_fds(), before);
+	CHECK_INT(test_count_open_fds(), before);
 	close(src);
 }
 
@@ -156,7 +142,7 @@ static void case_threads(void)
 	int before;
 
 	src = target();
-	before = open_fds();
+	before = test_count_open_fds();
 	for (intptr_t i = 0; i < THREADS; i++) {
 		if (!CHECK(pthread_create(&t[i], NULL, dupper, (void *)i) == 0, "pthread_create")) {
 			return;
@@ -170,7 +156,7 @@ static void case_threads(void)
 		atomic_load(&most));
 	CHECK(stats().peak <= BUDGET, "peak %u, budget %u", stats().peak, BUDGET);
 	CHECK_INT(stats().held, 0);
-	CHECK_INT(open_fds(), before);
+	CHECK_INT(test_count_open_fds(), before);
 	close(src);
 }
 

@@ -29,7 +29,6 @@
  * One meson test per case.
  */
 #define _GNU_SOURCE	/* memfd_create(): Linux-specific, this file only */
-#include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -41,6 +40,7 @@
 
 #define CHECK_NONFATAL	/* a failed check is counted and the case goes on */
 #include "check.h"
+#include "fds_open.h"
 #include "event.h"
 #include "fds.h"
 #include "handle_cache.h"
@@ -103,20 +103,6 @@ static uint64_t ino_of(int fd)
 	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino : 0;
 }
 
-static int open_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	int n = 0;
-
-	while (d && readdir(d)) {
-		n++;
-	}
-	if (d) {
-		closedir(d);
-	}
-	return n;
-}
-
 static uint32_t held(void)
 {
 	struct rec_fds_stats st;
@@ -142,7 +128,7 @@ static void case_hit(void)
 {
 	struct rec_handle_cache c;
 	struct test_handle t;
-	int before = open_fds(), fd = new_buffer("hit");
+	int before = test_count_open_fds(), fd = new_buffer("hit");
 	struct rec_handle *h1, *h2;
 	bool unconfirmed;
 
@@ -161,7 +147,7 @@ static void case_hit(void)
 	CHECK_INT(held(), 0);
 	close(fd);
 	free(t.base);
-	CHECK_INT(open_fds(), before);
+	CHECK_INT(test_count_open_fds(), before);
 }
 
 /* A cache that has seen t (a handle of fd) once, its event resolved. */
@@ -258,7 +244,7 @@ static void case_evict(void)
 	struct rec_handle_cache c;
 	struct test_handle *t = calloc(EVICT_BUFFERS, sizeof(*t));
 	struct rec_handle *live[EVICT_LIVE] = { 0 };
-	int before = open_fds();
+	int before = test_count_open_fds();
 	uint32_t most = 0;
 
 	if (!t) {
@@ -290,7 +276,7 @@ static void case_evict(void)
 		free(t[i].base);
 	}
 	free(t);
-	CHECK_INT(open_fds(), before);
+	CHECK_INT(test_count_open_fds(), before);
 }
 
 /* A buffer the composer freed (its fd closed, or the number reused) is not kept alive by its cached dup. */
@@ -299,7 +285,7 @@ static void case_sweep(void)
 	struct rec_handle_cache c;
 	struct test_handle a, b, r;
 	int fa = new_buffer("a"), fb = new_buffer("b"), fr = new_buffer("r"), other = new_buffer("other");
-	int before = open_fds();
+	int before = test_count_open_fds();
 	struct rec_handle *event;
 	uint64_t ino_a;
 	bool unconfirmed;
@@ -350,7 +336,7 @@ static void case_sweep(void)
 	free(a.base);
 	free(b.base);
 	free(r.base);
-	CHECK_INT(open_fds(), before - 4);
+	CHECK_INT(test_count_open_fds(), before - 4);
 }
 
 
@@ -412,7 +398,7 @@ static void case_race(void)
 	struct race *r = calloc(1, sizeof(*r));
 	struct test_handle t[RACE_BUFFERS];
 	int spare = new_buffer("spare");
-	int before = open_fds();
+	int before = test_count_open_fds();
 	pthread_t worker;
 	unsigned seed = 1;
 
@@ -465,7 +451,7 @@ static void case_race(void)
 		close(t[i].data[0]);
 		free(t[i].base);
 	}
-	CHECK_INT(open_fds(), before);
+	CHECK_INT(test_count_open_fds(), before);
 	close(spare);
 	pthread_cond_destroy(&r->changed);
 	pthread_mutex_destroy(&r->lock);
