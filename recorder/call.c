@@ -6,8 +6,11 @@
 #include "call.h"
 #include "device.h"
 #include "display_query.h"
+#include "fds.h"
+#include "handle_cache.h"
 #include "hotline.h"
 #include "hwc2_wrappers.h"
+#include "queue.h"
 #include "tp.h"
 
 #define WAIT_STEP_NS 100000		/* 100 us between looks at the worker's progress */
@@ -21,6 +24,30 @@ REC_HOT uint64_t rec_now_ns(void)
 }
 
 /* ------------------------------------------------------------------ calls */
+
+/*
+ * The code a call goes on to run in the recorder's other files, asked for
+ * together with the data (hot.h, REC_PREFETCH_CODE), so that in a frame's
+ * first call each file's code is not a miss after the one before
+ * (recorder/README.md, "The frame's first call, line by line").
+ */
+static REC_HOT void prefetch_code(void)
+{
+	REC_PREFETCH_CODE(rec_event_pool_hinted);
+	REC_PREFETCH_CODE(rec_event_take);
+	REC_PREFETCH_CODE(rec_event_extra);
+	REC_PREFETCH_CODE(rec_device_lookup);
+#if REC_HAVE_LTTNG
+	REC_PREFETCH_CODE(rec_tp_call_enabled);
+#endif
+	REC_PREFETCH_CODE(rec_arg_display);
+	REC_PREFETCH_CODE(rec_arg_handle);
+	REC_PREFETCH_CODE(rec_arg_fence_in);
+	REC_PREFETCH_CODE(rec_handle_cache_get);
+	REC_PREFETCH_CODE(rec_fds_dup_credit);
+	REC_PREFETCH_CODE(rec_call_end);
+	REC_PREFETCH_CODE(rec_queue_push);
+}
 
 REC_HOT void rec_inflight_enter(struct recorder *r, struct rec_call *c)
 {
@@ -65,6 +92,7 @@ REC_HOT hwc2_function_pointer_t rec_call_begin(struct rec_call *c, hwc2_device_t
 	 * rec_get(); its second holds the devices.
 	 */
 	__builtin_prefetch(&rec_hotline.devices[0]);
+	prefetch_code();
 	if (r) {
 		__builtin_prefetch(&r->recording);
 		p = rec_event_pool_hinted();
