@@ -2,8 +2,8 @@
 #include <stdlib.h>
 
 #include "callback.h"
-#include "hotline.h"
 #include "device.h"
+#include "hotline.h"
 #include "hwc2_wrappers.h"
 
 int32_t rec_register_callback(struct rec_call *c, HWC2_PFN_REGISTER_CALLBACK real,

@@ -113,7 +113,7 @@ REC_HOT int32_t rec_fds_dup_credit(struct rec_fds_credit *cr, int fd)
 	}
 	n = atomic_load_explicit(&cr->n, memory_order_relaxed);
 	if (!n) {
-		unsigned chunk = atomic_load_explicit(&budget, memory_order_relaxed) / 16u;
+		unsigned chunk = atomic_load_explicit(&budget, memory_order_relaxed) / REC_FDS_CREDIT_SHARE;
 
 		chunk = chunk < 1 ? 1 : chunk > REC_FDS_CREDIT_CHUNK ? REC_FDS_CREDIT_CHUNK : chunk;
 		credit_list(cr);

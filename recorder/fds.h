@@ -26,7 +26,8 @@
 
 #define REC_FDS_MAX 4096u	/* budget cap, whatever the limit */
 #define REC_FDS_SHARE 4u	/* budget = soft RLIMIT_NOFILE / REC_FDS_SHARE */
-#define REC_FDS_CREDIT_CHUNK 16u	/* credits a thread takes at once, at most budget / 16 */
+#define REC_FDS_CREDIT_CHUNK 16u	/* credits a thread takes at once, */
+#define REC_FDS_CREDIT_SHARE 16u	/* and at most budget / REC_FDS_CREDIT_SHARE */
 
 /* Credits set aside for one calling thread's dups; zero-initialised is empty. */
 struct rec_fds_credit {

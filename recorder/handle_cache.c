@@ -212,13 +212,19 @@ static void kept_stat(struct rec_kept_fd *k)
 	}
 }
 
-/* Worker: whether fd names the kept dup's buffer now. */
-static bool names_kept(struct rec_kept_fd *k, int fd)
+/* Worker: whether fd names the file of device dev, inode ino now. */
+static bool fd_names(int fd, uint64_t dev, uint64_t ino)
 {
 	struct stat st;
 
+	return fstat(fd, &st) == 0 && (uint64_t)st.st_dev == dev && (uint64_t)st.st_ino == ino;
+}
+
+/* Worker: whether fd names the kept dup's buffer now. */
+static bool names_kept(struct rec_kept_fd *k, int fd)
+{
 	kept_stat(k);
-	return k->stat_ok && fstat(fd, &st) == 0 && (uint64_t)st.st_dev == k->dev && (uint64_t)st.st_ino == k->ino;
+	return k->stat_ok && fd_names(fd, k->dev, k->ino);
 }
 
 /* Worker: learns the inode of the kept dup of slot i's fill gen (lock taken here). False: try later. */
@@ -266,7 +272,6 @@ unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots)
 		const struct rec_handle_cache_seen *seen = &c->seen[i];
 		uint32_t gen = atomic_load_explicit(&s->gen, memory_order_acquire);
 		int fd0 = atomic_load_explicit(&s->fd0, memory_order_relaxed);
-		struct stat st;
 
 		/* read without the lock: a fill between the two reads of gen is looked at next turn */
 		atomic_thread_fence(memory_order_acquire);
@@ -275,8 +280,7 @@ unsigned rec_handle_cache_sweep(struct rec_handle_cache *c, unsigned slots)
 			continue;
 		}
 		/* the composer's fd may be closed or reused while this looks: either way it empties the slot */
-		if (seen->ok && fstat(fd0, &st) == 0 && (uint64_t)st.st_dev == seen->dev &&
-				(uint64_t)st.st_ino == seen->ino) {
+		if (seen->ok && fd_names(fd0, seen->dev, seen->ino)) {
 			continue;
 		}
 		n += drop_stale(c, i, gen);

@@ -96,7 +96,7 @@ void rec_handle_cache_init(struct rec_handle_cache *c);
 struct rec_kept_fd *rec_handle_cache_get(struct rec_handle_cache *c, const native_handle_t *handle,
 	int32_t words, bool *exact);
 
-/* Drops the cache's references (closing dups no event holds). Waits for a call using it. */
+/* Empties every slot (closing the dups no event holds). Waits for a call using it. */
 void rec_handle_cache_flush(struct rec_handle_cache *c);
 
 /*

@@ -80,7 +80,7 @@ static void case_budget(void)
 	while (n <= BUDGET && (fds[n] = rec_fds_dup_credit(&a, src)) >= 0) {
 		n++;
 	}
-	CHECK_INT(n - 1, BUDGET - BUDGET / 16);
+	CHECK_INT(n - 1, BUDGET - BUDGET / REC_FDS_CREDIT_SHARE);
 	CHECK_INT(stats().held, n);
 	for (unsigned i = 0; i < n; i++) {
 		rec_fds_close(fds[i]);
