@@ -8,6 +8,7 @@
 
 #include "callback.h"
 #include "device.h"
+#include "hot_arena.h"
 #include "hotline.h"
 #include "hwc2_wrappers.h"
 
@@ -140,7 +141,7 @@ static int wrap_close(struct hw_device_t *hw)
 	/* no sweep uses the cache after this; events still queued keep their own references */
 	rec_handle_cache_unwatch(&d->handles);
 	rec_handle_cache_flush(&d->handles);
-	free(d);
+	rec_hot_free(d, sizeof(*d));
 	return ret;
 }
 
@@ -160,6 +161,8 @@ static uint32_t read_capabilities(hwc2_device_t *device, int32_t *caps, uint32_t
 	}
 	return n < max ? n : max;
 }
+
+_Static_assert(_Alignof(struct rec_device) <= REC_LINE, "rec_hot_alloc aligns to a line");
 
 void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 {
@@ -184,8 +187,8 @@ void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 	if (rec_attach(module_path, caps, ncaps) < 0) {
 		return;
 	}
-	/* sizeof is a multiple of the struct's alignment, a line (handle_cache.h) */
-	d = aligned_alloc(_Alignof(struct rec_device), sizeof(*d));
+	/* line-aligned, as the handle cache's parts need (handle_cache.h) */
+	d = rec_hot_alloc(sizeof(*d));
 	if (d) {
 		memset(d, 0, sizeof(*d));
 		d->device = device;
@@ -208,7 +211,7 @@ void rec_device_wrap(hwc2_device_t *device, const char *module_path)
 			hwct_log(HWCT_LOG_WARNING, "recorder: cannot wrap %s: %s", module_path,
 				d ? "too many devices" : "out of memory");
 		}
-		free(d);
+		rec_hot_free(d, sizeof(*d));
 		rec_detach();
 		return;
 	}

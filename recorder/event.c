@@ -20,6 +20,7 @@
 #include "event.h"
 #include "fds.h"
 #include "handle_cache.h"
+#include "hot_arena.h"
 #include "module.h"
 #include "recorder.h"
 
@@ -115,7 +116,7 @@ static REC_HOT struct rec_event_pool *pool_get(void)
 		}
 	}
 	if (!p) {
-		p = aligned_alloc(REC_LINE, sizeof(*p));
+		p = rec_hot_alloc(sizeof(*p));
 		if (!p) {
 			return NULL;
 		}
@@ -227,10 +228,16 @@ static void init_tail(struct rec_event *ev)
 	ev->capture = NULL;
 }
 
-/* An event whose first line is a cache line (struct rec_event), uninitialised. */
-static struct rec_event *event_alloc(void)
+/*
+ * An event whose first line is a cache line (struct rec_event), uninitialised:
+ * a pool's from the hot arena, beside the pool; one malloc'd alone (a
+ * backlog) from the heap, so that a backlog does not fill the arena.
+ */
+static struct rec_event *event_alloc(bool pooled)
 {
-	return aligned_alloc(REC_LINE, (sizeof(struct rec_event) + REC_LINE - 1) / REC_LINE * REC_LINE);
+	size_t size = (sizeof(struct rec_event) + REC_LINE - 1) / REC_LINE * REC_LINE;
+
+	return pooled ? rec_hot_alloc(size) : aligned_alloc(REC_LINE, size);
 }
 
 /*
@@ -253,7 +260,7 @@ static REC_HOT struct rec_event *pool_take(struct rec_event_pool *p, bool *backl
 		return ev;
 	}
 	*backlog = p->count >= POOL_BACKLOG;
-	if (p->count >= POOL_MAX_EVENTS || !(ev = event_alloc())) {
+	if (p->count >= POOL_MAX_EVENTS || !(ev = event_alloc(true))) {
 		return NULL;
 	}
 	p->count++;
@@ -332,7 +339,7 @@ REC_HOT struct rec_event *rec_event_take(struct rec_event_pool *p, uint8_t type,
 	}
 	*backlog = true;
 	if (atomic_fetch_add_explicit(&loose, 1, memory_order_relaxed) >= MAX_LOOSE_EVENTS ||
-			!(ev = event_alloc())) {
+			!(ev = event_alloc(false))) {
 		atomic_fetch_sub_explicit(&loose, 1, memory_order_relaxed);
 		return NULL;
 	}

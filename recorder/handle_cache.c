@@ -8,6 +8,7 @@
 #include "fds.h"
 #include "handle_cache.h"
 #include "hot.h"
+#include "hot_arena.h"
 
 #define FNV_OFFSET 14695981039346656037ull
 #define FNV_PRIME 1099511628211ull
@@ -39,7 +40,7 @@ void rec_handle_cache_init(struct rec_handle_cache *c)
 static void kept_close(struct rec_kept_fd *k)
 {
 	rec_fds_close(k->fd);
-	free(k);
+	rec_hot_free(k, sizeof(*k));
 }
 
 /*
@@ -69,9 +70,11 @@ static void kept_retire(struct rec_kept_fd *k, unsigned taken)
 	}
 }
 
+_Static_assert(_Alignof(struct rec_kept_fd) <= REC_LINE, "rec_hot_alloc aligns to a line");
+
 static struct rec_kept_fd *kept_new(int fd)
 {
-	struct rec_kept_fd *k = aligned_alloc(_Alignof(struct rec_kept_fd), sizeof(*k));
+	struct rec_kept_fd *k = rec_hot_alloc(sizeof(*k));
 
 	if (!k) {
 		return NULL;
@@ -79,7 +82,7 @@ static struct rec_kept_fd *kept_new(int fd)
 	memset(k, 0, sizeof(*k));
 	k->fd = rec_fds_dup(fd);
 	if (k->fd < 0) {
-		free(k);
+		rec_hot_free(k, sizeof(*k));
 		return NULL;
 	}
 	atomic_init(&k->taken, 1);	/* the caller's */

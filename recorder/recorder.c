@@ -14,6 +14,7 @@
 #include "event.h"
 #include "fds.h"
 #include "fence.h"
+#include "hot_arena.h"
 #include "output.h"
 #include "recorder.h"
 #include "worker.h"
@@ -105,11 +106,13 @@ static void after_fork_child(void)
 	pthread_mutex_unlock(&attach_lock);
 }
 
+_Static_assert(_Alignof(struct recorder) <= REC_LINE, "rec_hot_alloc aligns to a line");
+
 /* Reads the options and checks the output; logs one line and returns NULL when unusable. */
 static struct recorder *create(void)
 {
-	/* sizeof is a multiple of the struct's alignment, a line (recorder.h) */
-	struct recorder *r = aligned_alloc(_Alignof(struct recorder), sizeof(*r));
+	/* line-aligned, as recorder.h's parts need */
+	struct recorder *r = rec_hot_alloc(sizeof(*r));
 	pthread_condattr_t attr;
 	char why[512];
 	int ret;
@@ -165,7 +168,7 @@ error_fd:
 		unlink(r->first_path);
 	}
 error:
-	free(r);
+	rec_hot_free(r, sizeof(*r));
 	return NULL;
 }
 
