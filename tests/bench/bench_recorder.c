@@ -30,7 +30,12 @@
  *                directly and, frames alternating in the same process,
  *                through the recorder, or (paired-dup) directly with one
  *                dup + close inside each fence-carrying call: the goal's one
- *                dup where the calls pay it, printed beside the goal.
+ *                dup where the calls pay it, printed beside the goal;
+ *   paired-ref   the same pairs, the second half the fake with the enabled
+ *                tracepoint fired in every call and, in a call carrying a
+ *                fence fd, one dup + close as well: the goals' baseline
+ *                measured in the calls, paired as the recorder's overhead
+ *                is; each paired class is judged against it too.
  *
  * The recorder reads its options once per process, and LTTng-UST registers
  * at process start, so every mode runs in a child process of its own (this
@@ -181,7 +186,7 @@ static void parse(int argc, char **argv, struct options *o)
 /* Whether mode m's child runs in the LTTng session (the enabled tracepoint: as nobody when root). */
 static bool in_session(enum bench_mode m)
 {
-	return m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS;
+	return m == MODE_TP_ENABLED || m == MODE_TP_IN_CALLS || m == MODE_PAIRED_REF;
 }
 
 /* ------------------------------------------------------------ a child */
@@ -228,8 +233,8 @@ static int child_main(const struct options *o)
 		char path[PATH_MAX];
 
 		c.module = o->fake;
-		w.module = m == MODE_PAIRED_DUP ? o->fake : o->recorder;
-		w.probe = m == MODE_PAIRED_DUP ? bench_dup_probe : NULL;
+		w.module = m == MODE_PAIRED_DUP || m == MODE_PAIRED_REF ? o->fake : o->recorder;
+		w.probe = m == MODE_PAIRED_DUP ? bench_dup_probe : m == MODE_PAIRED_REF ? bench_ref_probe : NULL;
 		ret = bench_client_run_paired(&c, &w, &d, &s);
 		snprintf(path, sizeof(path), "%s.direct", o->samples);
 		ret = ret ? ret : bench_samples_save(&d, path);

@@ -37,6 +37,7 @@ enum bench_mode {
 	MODE_PAIRED_OFF,	/* direct and through the recorder (pixels off) in one process, frames alternating */
 	MODE_PAIRED_ON,		/* the same with pixels on */
 	MODE_PAIRED_DUP,	/* the same pairs, the second half the fake with one dup + close in each fence call */
+	MODE_PAIRED_REF,	/* the same, the second half with the enabled tracepoint in every call and the dup too */
 	MODE_COUNT,
 };
 
@@ -233,6 +234,15 @@ int bench_dup_run(unsigned warmup, unsigned frames, unsigned per_frame, bool pac
  * call and kept; without it, nothing.
  */
 void bench_dup_probe(int32_t function);
+
+/*
+ * The probe of MODE_PAIRED_REF's second half: the least a tracer that keeps
+ * the fences costs, paid where the calls pay it: the enabled tracepoint
+ * (bench_tp_fire) in every call, and in a call that carries a fence fd the
+ * dup + close of bench_dup_probe as well. The goals' baseline measured in
+ * the calls (bench_recorder_paired.c).
+ */
+void bench_ref_probe(int32_t function);
 
 /* ------------------------------------------------------------ the report */
 

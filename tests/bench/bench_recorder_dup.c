@@ -56,3 +56,9 @@ void bench_dup_probe(int32_t function)
 		close(dup);
 	}
 }
+
+void bench_ref_probe(int32_t function)
+{
+	bench_tp_fire(function);
+	bench_dup_probe(function);
+}

@@ -14,10 +14,26 @@
  * pair (its signaller thread, the host's scheduling), which moves a plain
  * mean of the fence-fd calls by more than the recorder's whole cost and
  * flips its sign; the plain mean is printed beside it.
+ *
+ * The goals' baseline, the tracepoint (and the dup), is measured in a burst
+ * in a process of its own (bench_recorder_tp.c), warm, and moves by a
+ * factor of two between runs with the machine. paired-ref measures it the
+ * way the overhead is measured: fired inside the same calls of the same
+ * frames, paired with the same direct calls, so it sees the same cold
+ * caches and the same machine, with an interval of its own. Each paired
+ * class is judged against it as well (mean <= 1.5 x the reference's
+ * trimmed mean of the class; the ratio's interval combines both).
+ *
+ * Last, the frame: per frame, the differences of its 31 calls summed, what
+ * the recorder (or the reference) adds to the composer's frame, against
+ * the reference's, goal 1.5 x. The classes split the frame's first call
+ * (cold: setLayerBuffer, in the fence-fd class) from the warm ones, which
+ * the frame as a whole does not.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hardware/hwcomposer2.h>
 #include <hwct/hwc2_names.h>
@@ -136,6 +152,96 @@ static struct paired_stat paired_stat_of(const struct bench_samples *d, const st
 	return st;
 }
 
+/* Mean and 10 % trimmed mean of v[0..n) (sorts it). */
+static void mean_trimmed(double *v, size_t n, double *mean, double *trimmed)
+{
+	double sum = 0.0, t = 0.0;
+	size_t cut = n / 10;
+
+	qsort(v, n, sizeof(*v), compare_double);
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		t += i >= cut && i < n - cut ? v[i] : 0.0;
+	}
+	*mean = n ? sum / (double)n : 0.0;
+	*trimmed = n > 2 * cut ? t / (double)(n - 2 * cut) : 0.0;
+}
+
+/*
+ * Per frame, the wrapper's calls minus the direct ones, summed: the mean and
+ * trimmed mean over the frames and their intervals over ten blocks of
+ * frames. Not matched when the halves do not pair up or hold no whole frames.
+ */
+static struct paired_stat frame_stat_of(const struct bench_samples *d, const struct bench_samples *w)
+{
+	struct paired_stat st = { .matched = d->n == w->n && d->n >= BLOCKS * BENCH_CALLS_PER_FRAME &&
+		d->n % BENCH_CALLS_PER_FRAME == 0 };
+	size_t frames = d->n / BENCH_CALLS_PER_FRAME;
+	double *v = st.matched ? malloc(frames * sizeof(*v)) : NULL, *b = v ? malloc(frames * sizeof(*b)) : NULL;
+	double bm[BLOCKS], bt[BLOCKS], am = 0.0, at = 0.0, vm = 0.0, vt = 0.0;
+
+	for (size_t i = 0; st.matched && i < d->n; i++) {
+		st.matched = d->v[i].function == w->v[i].function;
+	}
+	if (!st.matched || !b) {
+		st.matched = false;
+		free(v);
+		return st;
+	}
+	for (size_t f = 0; f < frames; f++) {
+		v[f] = 0.0;
+		for (size_t i = f * BENCH_CALLS_PER_FRAME; i < (f + 1) * BENCH_CALLS_PER_FRAME; i++) {
+			v[f] += (double)w->v[i].ns - (double)d->v[i].ns;
+		}
+	}
+	for (size_t k = 0; k < BLOCKS; k++) {
+		size_t lo = frames * k / BLOCKS, hi = frames * (k + 1) / BLOCKS;
+
+		memcpy(b, v + lo, (hi - lo) * sizeof(*b));
+		mean_trimmed(b, hi - lo, &bm[k], &bt[k]);
+		am += bm[k] / BLOCKS;
+		at += bt[k] / BLOCKS;
+	}
+	for (size_t k = 0; k < BLOCKS; k++) {
+		vm += (bm[k] - am) * (bm[k] - am);
+		vt += (bt[k] - at) * (bt[k] - at);
+	}
+	st.n = frames;
+	mean_trimmed(v, frames, &st.mean, &st.trimmed);
+	st.mean_ci = T_95_9 * sqrt(vm / (BLOCKS - 1)) / sqrt(BLOCKS);
+	st.trimmed_ci = T_95_9 * sqrt(vt / (BLOCKS - 1)) / sqrt(BLOCKS);
+	free(v);
+	free(b);
+	return st;
+}
+
+/* What each paired mode adds to a frame, the recorder's against the reference's (goal 1.5 x). */
+static void print_frames(const struct bench_results *r)
+{
+	struct paired_stat ref = frame_stat_of(&r->paired_direct[MODE_PAIRED_REF], &r->samples[MODE_PAIRED_REF]);
+
+	if (!r->ran[MODE_PAIRED_REF] || !ref.matched || ref.trimmed < 1.0) {
+		return;
+	}
+	printf("per frame (the differences of its %d calls summed; trimmed mean over the frames ± 95 %%, plain mean "
+		"beside it):\n  %-10s %6zu frames: %6.2f ± %4.2f µs (mean %6.2f ± %4.2f µs)\n", BENCH_CALLS_PER_FRAME,
+		bench_mode_names[MODE_PAIRED_REF], ref.n, ref.trimmed / 1000, ref.trimmed_ci / 1000, ref.mean / 1000,
+		ref.mean_ci / 1000);
+	for (int m = MODE_PAIRED_OFF; m <= MODE_PAIRED_ON; m++) {
+		struct paired_stat st = r->ran[m] ? frame_stat_of(&r->paired_direct[m], &r->samples[m]) : ref;
+		double goal = 1.5 * ref.trimmed;
+
+		if (!r->ran[m] || !st.matched) {
+			continue;
+		}
+		printf("  %-10s %6zu frames: %6.2f ± %4.2f µs (mean %6.2f ± %4.2f µs); against paired-ref: goal ≤ %.2f µs, "
+			"ratio %.2f ± %.2f: %s\n", bench_mode_names[m], st.n, st.trimmed / 1000, st.trimmed_ci / 1000,
+			st.mean / 1000, st.mean_ci / 1000, goal / 1000, st.trimmed / goal,
+			sqrt(pow(st.trimmed_ci / goal, 2) + pow(st.trimmed * 1.5 * ref.trimmed_ci / (goal * goal), 2)),
+			st.trimmed <= goal ? "PASS" : "MISS");
+	}
+}
+
 /* Per fence-carrying function of the frame: the paired mean overhead and its interval. */
 static void print_functions(const struct bench_samples *d, const struct bench_samples *w)
 {
@@ -180,10 +286,40 @@ static void print_fence_goal_in_calls(double trimmed, double trimmed_ci, double 
 		dup_in, goal, trimmed / goal, trimmed_ci / goal);
 }
 
+/* A class's trimmed overhead st against 1.5 x the reference's (paired-ref) of the same class; p99_ok: its p99 goal held. */
+static void print_goal_ref(const struct paired_stat *st, const struct paired_stat *ref, bool p99_ok)
+{
+	double goal = 1.5 * ref->trimmed, ratio, ci;
+
+	if (!ref->matched || ref->trimmed < 1.0) {
+		return;
+	}
+	ratio = st->trimmed / goal;
+	ci = sqrt(pow(st->trimmed_ci / goal, 2) + pow(st->trimmed * 1.5 * ref->trimmed_ci / (goal * goal), 2));
+	printf("    against the reference in the same calls (paired-ref %.0f ± %.0f ns): goal ≤ %4.0f, ratio %.2f ± %.2f: "
+		"%s\n", ref->trimmed, ref->trimmed_ci, goal, ratio, ci, st->trimmed <= goal && p99_ok ? "PASS" : "MISS");
+}
+
+/* The reference's own line: what a tracepoint (and a dup) costs in the calls of the class. */
+static void print_ref(const struct bench_results *r, const struct paired_stat ref[2])
+{
+	for (int k = 0; k < 2; k++) {
+		if (ref[k].matched) {
+			printf("  %-10s %-14s %6zu pairs: the tracepoint%s inside each call: trimmed mean %6.0f ± %4.0f ns, "
+				"mean %6.0f ± %4.0f ns, p99 %6.0f ± %5.0f ns\n", bench_mode_names[MODE_PAIRED_REF],
+				k ? "fence-fd calls" : "no-fd calls", ref[k].n, k ? " + one dup + close" : "", ref[k].trimmed,
+				ref[k].trimmed_ci, ref[k].mean, ref[k].mean_ci, ref[k].p99, ref[k].p99_ci);
+		}
+	}
+	if (ref[1].matched) {
+		print_functions(&r->paired_direct[MODE_PAIRED_REF], &r->samples[MODE_PAIRED_REF]);
+	}
+}
+
 void bench_report_paired(const struct bench_results *r, double tp_mean, double tp_p99)
 {
 	struct bench_stat dup;
-	struct paired_stat in_calls = { 0 };
+	struct paired_stat in_calls = { 0 }, ref[2] = { { 0 }, { 0 } };
 
 	if (!r->paired_direct || (!r->ran[MODE_PAIRED_OFF] && !r->ran[MODE_PAIRED_ON])) {
 		return;
@@ -207,6 +343,12 @@ void bench_report_paired(const struct bench_results *r, double tp_mean, double t
 			print_functions(&r->paired_direct[MODE_PAIRED_DUP], &r->samples[MODE_PAIRED_DUP]);
 		}
 	}
+	if (r->ran[MODE_PAIRED_REF]) {
+		for (int k = 0; k < 2; k++) {
+			ref[k] = paired_stat_of(&r->paired_direct[MODE_PAIRED_REF], &r->samples[MODE_PAIRED_REF], k == 1);
+		}
+		print_ref(r, ref);
+	}
 	for (int m = MODE_PAIRED_OFF; m <= MODE_PAIRED_ON; m++) {
 		for (int k = 0; k < 2 && r->ran[m]; k++) {
 			bool fence = k == 1;
@@ -226,6 +368,7 @@ void bench_report_paired(const struct bench_results *r, double tp_mean, double t
 				st.mean_ci, st.mean / goal_mean, st.mean_ci / goal_mean, st.p99, st.p99_ci, goal_p99,
 				st.p99 / goal_p99, st.p99_ci / goal_p99,
 				st.trimmed <= goal_mean && st.p99 <= goal_p99 ? "PASS" : "MISS");
+			print_goal_ref(&st, &ref[k], st.p99 <= goal_p99);
 			if (fence) {
 				print_functions(&r->paired_direct[m], &r->samples[m]);
 				if (in_calls.matched) {
@@ -234,4 +377,5 @@ void bench_report_paired(const struct bench_results *r, double tp_mean, double t
 			}
 		}
 	}
+	print_frames(r);
 }

@@ -15,12 +15,12 @@
 
 const char *const bench_mode_names[MODE_COUNT] = {
 	"direct", "pixels-off", "pixels-on", "tp-disabled", "tp-enabled", "dup", "tp-in-calls", "paired-off",
-	"paired-on", "paired-dup",
+	"paired-on", "paired-dup", "paired-ref",
 };
 
 bool bench_mode_paired(enum bench_mode m)
 {
-	return m == MODE_PAIRED_OFF || m == MODE_PAIRED_ON || m == MODE_PAIRED_DUP;
+	return m == MODE_PAIRED_OFF || m == MODE_PAIRED_ON || m == MODE_PAIRED_DUP || m == MODE_PAIRED_REF;
 }
 
 /* A value or a baseline: mean and p99 in ns. */
