@@ -48,4 +48,9 @@ check \
 	"^  pixels-off +no-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$" \
 	"^  pixels-off +fence-fd calls +$num calls: overhead mean +$num ns .*: (PASS|MISS)$" \
 	"^  paired-dup +fence-fd calls +$num pairs: one dup \+ close inside each call: trimmed mean +$num ± +$num ns" \
-	"^    with the dup where the calls pay it \(paired-dup, $num ns\): goal ≤ +$num, ratio $num ± $num$"
+	"^    with the dup where the calls pay it \(paired-dup, $num ns\): goal ≤ +$num, ratio $num ± $num$" \
+	"^  paired-ref +no-fd calls +$num pairs: the tracepoint inside each call: trimmed mean +$num ± +$num ns" \
+	"^  paired-ref +fence-fd calls +$num pairs: the tracepoint \+ one dup \+ close inside each call: trimmed mean " \
+	"^    against the reference in the same calls \(paired-ref $num ± $num ns\): goal ≤ +$num, ratio $num ± $num: (PASS|MISS)$" \
+	"^  paired-off +$num frames: +$num ± $num µs \(mean +$num ± $num µs\); against paired-ref: goal ≤ $num µs, ratio $num ± $num: (PASS|MISS)$" \
+	"^  paired-on +$num frames: "
