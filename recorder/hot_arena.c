@@ -14,7 +14,7 @@
  * free() (the tests' races rely on it). The leak checker scans only the
  * heap, globals, stacks and TLS for pointers: the arena is registered as a
  * region to scan too, or every heap block that only the arena points to
- * (the queue's stub, an event's extra bytes) would be reported as leaked.
+ * (the queue's first node, an event's extra bytes) would be reported as leaked.
  */
 #if defined(__SANITIZE_ADDRESS__)
 #define ARENA_ASAN 1

@@ -78,80 +78,6 @@ static int compare_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/*
- * Mean, 10 % trimmed mean and p99 overhead of pairs [lo, hi) of class
- * fence; *n pairs of the class. diff, vd, vw: room for hi - lo values.
- */
-static void block_stat(const struct bench_samples *d, const struct bench_samples *w, size_t lo, size_t hi, bool fence,
-	double *diff, uint32_t *vd, uint32_t *vw, double stat[3], size_t *n)
-{
-	double sum = 0.0, trimmed = 0.0;
-	size_t k = 0, cut;
-
-	for (size_t i = lo; i < hi; i++) {
-		if (bench_function_has_fence(d->v[i].function) != fence) {
-			continue;
-		}
-		diff[k] = (double)w->v[i].ns - (double)d->v[i].ns;
-		sum += diff[k];
-		vd[k] = d->v[i].ns;
-		vw[k] = w->v[i].ns;
-		k++;
-	}
-	*n = k;
-	qsort(diff, k, sizeof(*diff), compare_double);
-	cut = k / 10;
-	for (size_t i = cut; i < k - cut; i++) {
-		trimmed += diff[i];
-	}
-	stat[0] = k ? sum / (double)k : 0.0;
-	stat[1] = k > 2 * cut ? trimmed / (double)(k - 2 * cut) : 0.0;
-	stat[2] = p99_of(vw, k) - p99_of(vd, k);
-}
-
-static struct paired_stat paired_stat_of(const struct bench_samples *d, const struct bench_samples *w, bool fence)
-{
-	struct paired_stat st = { .matched = d->n == w->n && d->n > 0 };
-	size_t room = d->n ? d->n : 1, n;
-	uint32_t *vd = malloc(room * sizeof(*vd)), *vw = malloc(room * sizeof(*vw));
-	double *diff = malloc(room * sizeof(*diff));
-	double all[3], block[BLOCKS][3], avg[3] = { 0 }, var[3] = { 0 };
-
-	for (size_t i = 0; st.matched && i < d->n; i++) {
-		st.matched = d->v[i].function == w->v[i].function;
-	}
-	if (!st.matched || !vd || !vw || !diff) {
-		st.matched = false;
-		free(vd);
-		free(vw);
-		free(diff);
-		return st;
-	}
-	block_stat(d, w, 0, d->n, fence, diff, vd, vw, all, &st.n);
-	for (size_t b = 0; b < BLOCKS; b++) {
-		block_stat(d, w, d->n * b / BLOCKS, d->n * (b + 1) / BLOCKS, fence, diff, vd, vw, block[b], &n);
-		for (int j = 0; j < 3; j++) {
-			avg[j] += block[b][j] / BLOCKS;
-		}
-	}
-	for (size_t b = 0; b < BLOCKS; b++) {
-		for (int j = 0; j < 3; j++) {
-			var[j] += (block[b][j] - avg[j]) * (block[b][j] - avg[j]);
-		}
-	}
-	/* a block's p99 rests on a tenth of the samples: its spread over-states the whole run's, as it should */
-	st.mean = all[0];
-	st.trimmed = all[1];
-	st.p99 = all[2];
-	st.mean_ci = T_95_9 * sqrt(var[0] / (BLOCKS - 1)) / sqrt(BLOCKS);
-	st.trimmed_ci = T_95_9 * sqrt(var[1] / (BLOCKS - 1)) / sqrt(BLOCKS);
-	st.p99_ci = T_95_9 * sqrt(var[2] / (BLOCKS - 1)) / sqrt(BLOCKS);
-	free(vd);
-	free(vw);
-	free(diff);
-	return st;
-}
-
 /* Mean and 10 % trimmed mean of v[0..n) (sorts it). */
 static void mean_trimmed(double *v, size_t n, double *mean, double *trimmed)
 {
@@ -168,6 +94,85 @@ static void mean_trimmed(double *v, size_t n, double *mean, double *trimmed)
 }
 
 /*
+ * The 95 % half-width of a statistic from its values in the BLOCKS blocks:
+ * the t interval (BLOCKS - 1 degrees of freedom) of their mean.
+ */
+static double interval(const double block[BLOCKS])
+{
+	double avg = 0.0, var = 0.0;
+
+	for (size_t b = 0; b < BLOCKS; b++) {
+		avg += block[b] / BLOCKS;
+	}
+	for (size_t b = 0; b < BLOCKS; b++) {
+		var += (block[b] - avg) * (block[b] - avg);
+	}
+	return T_95_9 * sqrt(var / (BLOCKS - 1)) / sqrt(BLOCKS);
+}
+
+/*
+ * Mean, 10 % trimmed mean and p99 overhead of pairs [lo, hi) of class
+ * fence; *n pairs of the class. diff, vd, vw: room for hi - lo values.
+ */
+static void block_stat(const struct bench_samples *d, const struct bench_samples *w, size_t lo, size_t hi, bool fence,
+	double *diff, uint32_t *vd, uint32_t *vw, double stat[3], size_t *n)
+{
+	size_t k = 0;
+
+	for (size_t i = lo; i < hi; i++) {
+		if (bench_function_has_fence(d->v[i].function) != fence) {
+			continue;
+		}
+		diff[k] = (double)w->v[i].ns - (double)d->v[i].ns;
+		vd[k] = d->v[i].ns;
+		vw[k] = w->v[i].ns;
+		k++;
+	}
+	*n = k;
+	mean_trimmed(diff, k, &stat[0], &stat[1]);
+	stat[2] = p99_of(vw, k) - p99_of(vd, k);
+}
+
+static struct paired_stat paired_stat_of(const struct bench_samples *d, const struct bench_samples *w, bool fence)
+{
+	struct paired_stat st = { .matched = d->n == w->n && d->n > 0 };
+	size_t room = d->n ? d->n : 1, n;
+	uint32_t *vd = malloc(room * sizeof(*vd)), *vw = malloc(room * sizeof(*vw));
+	double *diff = malloc(room * sizeof(*diff));
+	double all[3], block[3][BLOCKS], stat[3];
+
+	for (size_t i = 0; st.matched && i < d->n; i++) {
+		st.matched = d->v[i].function == w->v[i].function;
+	}
+	if (!st.matched || !vd || !vw || !diff) {
+		st.matched = false;
+		free(vd);
+		free(vw);
+		free(diff);
+		return st;
+	}
+	block_stat(d, w, 0, d->n, fence, diff, vd, vw, all, &st.n);
+	for (size_t b = 0; b < BLOCKS; b++) {
+		block_stat(d, w, d->n * b / BLOCKS, d->n * (b + 1) / BLOCKS, fence, diff, vd, vw, stat, &n);
+		for (int j = 0; j < 3; j++) {
+			block[j][b] = stat[j];
+		}
+	}
+	/* a block's p99 rests on a tenth of the samples: its spread over-states the whole run's, as it should */
+	st.mean = all[0];
+	st.trimmed = all[1];
+	st.p99 = all[2];
+	st.mean_ci = interval(block[0]);
+	st.trimmed_ci = interval(block[1]);
+	st.p99_ci = interval(block[2]);
+	free(vd);
+	free(vw);
+	free(diff);
+	return st;
+}
+
+
+/*
  * Per frame, the wrapper's calls minus the direct ones, summed: the mean and
  * trimmed mean over the frames and their intervals over ten blocks of
  * frames. Not matched when the halves do not pair up or hold no whole frames.
@@ -178,7 +183,7 @@ static struct paired_stat frame_stat_of(const struct bench_samples *d, const str
 		d->n % BENCH_CALLS_PER_FRAME == 0 };
 	size_t frames = d->n / BENCH_CALLS_PER_FRAME;
 	double *v = st.matched ? malloc(frames * sizeof(*v)) : NULL, *b = v ? malloc(frames * sizeof(*b)) : NULL;
-	double bm[BLOCKS], bt[BLOCKS], am = 0.0, at = 0.0, vm = 0.0, vt = 0.0;
+	double bm[BLOCKS], bt[BLOCKS];
 
 	for (size_t i = 0; st.matched && i < d->n; i++) {
 		st.matched = d->v[i].function == w->v[i].function;
@@ -199,17 +204,11 @@ static struct paired_stat frame_stat_of(const struct bench_samples *d, const str
 
 		memcpy(b, v + lo, (hi - lo) * sizeof(*b));
 		mean_trimmed(b, hi - lo, &bm[k], &bt[k]);
-		am += bm[k] / BLOCKS;
-		at += bt[k] / BLOCKS;
-	}
-	for (size_t k = 0; k < BLOCKS; k++) {
-		vm += (bm[k] - am) * (bm[k] - am);
-		vt += (bt[k] - at) * (bt[k] - at);
 	}
 	st.n = frames;
 	mean_trimmed(v, frames, &st.mean, &st.trimmed);
-	st.mean_ci = T_95_9 * sqrt(vm / (BLOCKS - 1)) / sqrt(BLOCKS);
-	st.trimmed_ci = T_95_9 * sqrt(vt / (BLOCKS - 1)) / sqrt(BLOCKS);
+	st.mean_ci = interval(bm);
+	st.trimmed_ci = interval(bt);
 	free(v);
 	free(b);
 	return st;
@@ -250,7 +249,7 @@ static void print_functions(const struct bench_samples *d, const struct bench_sa
 
 	printf("   ");
 	for (size_t k = 0; k < sizeof(fns) / sizeof(fns[0]); k++) {
-		double bm[BLOCKS] = { 0 }, all = 0.0, sm = 0.0, var = 0.0;
+		double bm[BLOCKS] = { 0 }, all = 0.0;
 		size_t n = 0;
 
 		for (size_t b = 0; b < BLOCKS; b++) {
@@ -265,14 +264,9 @@ static void print_functions(const struct bench_samples *d, const struct bench_sa
 			all += bm[b];
 			n += nb;
 			bm[b] = nb ? bm[b] / (double)nb : 0.0;
-			sm += bm[b];
-		}
-		sm /= BLOCKS;
-		for (size_t b = 0; b < BLOCKS; b++) {
-			var += (bm[b] - sm) * (bm[b] - sm);
 		}
 		printf(" %s %.0f ± %.0f ns%s", hwct_hwc2_function_method(fns[k]), n ? all / (double)n : 0.0,
-			T_95_9 * sqrt(var / (BLOCKS - 1)) / sqrt(BLOCKS), k + 1 < sizeof(fns) / sizeof(fns[0]) ? ";" : "\n");
+			interval(bm), k + 1 < sizeof(fns) / sizeof(fns[0]) ? ";" : "\n");
 	}
 }
 
