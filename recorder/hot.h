@@ -31,6 +31,19 @@
 #endif
 
 /*
+ * The recorder is compiled with hidden visibility (recorder/meson.build):
+ * its functions bind inside the library, so the compiler may inline one
+ * into another in the same file and reaches globals without the GOT.
+ * REC_EXPORT marks the few symbols a host links to (libhwc-record.map
+ * lists the same ones).
+ */
+#if defined(__GNUC__)
+#define REC_EXPORT __attribute__((visibility("default")))
+#else
+#define REC_EXPORT
+#endif
+
+/*
  * A cache line. Fields written by different threads sit on different lines
  * (_Alignas(REC_LINE)): a line written by the worker and read by a call
  * costs the call a transfer from the other core, each time.

@@ -11,8 +11,10 @@
 
 #include <hardware/hardware.h>
 
+#include "hot.h"
+
 /* Our own module descriptor (exported as HMI). */
-extern struct hw_module_t HAL_MODULE_INFO_SYM;
+extern REC_EXPORT struct hw_module_t HAL_MODULE_INFO_SYM;
 
 /*
  * Makes module's methods->open wrap the composer devices it opens, by

@@ -69,7 +69,7 @@ static bool is_hwc_module_name(const char *path)
 	return strncmp(base, "hwcomposer.", 11) == 0 && len > 14 && strcmp(base + len - 3, ".so") == 0;
 }
 
-void *dlopen(const char *path, int flags)
+REC_EXPORT void *dlopen(const char *path, int flags)
 {
 	void *handle = rec_real_dlopen(path, flags);
 
@@ -87,7 +87,7 @@ static const char *module_file(const struct hw_module_t *module)
 	return dladdr(module, &info) && info.dli_fname ? info.dli_fname : "(hw_get_module)";
 }
 
-int hw_get_module(const char *id, const struct hw_module_t **module)
+REC_EXPORT int hw_get_module(const char *id, const struct hw_module_t **module)
 {
 	void *sym = next_symbol("hw_get_module");
 	get_module_fn real;
@@ -104,7 +104,7 @@ int hw_get_module(const char *id, const struct hw_module_t **module)
 	return ret;
 }
 
-int hw_get_module_by_class(const char *class_id, const char *inst, const struct hw_module_t **module)
+REC_EXPORT int hw_get_module_by_class(const char *class_id, const char *inst, const struct hw_module_t **module)
 {
 	void *sym = next_symbol("hw_get_module_by_class");
 	get_module_by_class_fn real;
@@ -124,8 +124,8 @@ int hw_get_module_by_class(const char *class_id, const char *inst, const struct 
 
 #ifdef __ANDROID__
 /* libhardware loads vendor modules with android_load_sphal_library -> android_dlopen_ext. */
-void *android_dlopen_ext(const char *path, int flags, const void *extinfo);
-void *android_dlopen_ext(const char *path, int flags, const void *extinfo)
+REC_EXPORT void *android_dlopen_ext(const char *path, int flags, const void *extinfo);
+REC_EXPORT void *android_dlopen_ext(const char *path, int flags, const void *extinfo)
 {
 	typedef void *(*dlopen_ext_fn)(const char *, int, const void *);
 	void *sym = next_symbol("android_dlopen_ext");
