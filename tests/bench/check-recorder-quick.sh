@@ -52,5 +52,7 @@ check \
 	"^  paired-ref +no-fd calls +$num pairs: the tracepoint inside each call: trimmed mean +$num ± +$num ns" \
 	"^  paired-ref +fence-fd calls +$num pairs: the tracepoint \+ one dup \+ close inside each call: trimmed mean " \
 	"^    against the reference in the same calls \(paired-ref $num ± $num ns\): goal ≤ +$num, ratio $num ± $num: (PASS|MISS)$" \
+	"^      first of its function in the frame +$num pairs: trimmed mean +$num ± +$num ns, paired-ref +$num ± +$num ns: ratio to 1.5 × it $num ± $num$" \
+	"^      repeated in the frame \(warm\) +$num pairs: trimmed mean +$num ± +$num ns, paired-ref +$num ± +$num ns: ratio to 1.5 × it $num ± $num$" \
 	"^  paired-off +$num frames: +$num ± $num µs \(mean +$num ± $num µs\); against paired-ref: goal ≤ $num µs, ratio $num ± $num: (PASS|MISS)$" \
 	"^  paired-on +$num frames: "
