@@ -162,23 +162,28 @@ REC_HOT void rec_call_enter(struct rec_call *c)
 	if (c->tracing) {
 		rec_tp_call_entry(c->function, rec_functions[c->function].name, c->display, c->layer);
 	}
-	c->t_enter = rec_now_ns();
+	/* a call neither recorded nor traced (the recorder waits for its trigger) reads no clock */
+	if (c->ev) {
+		c->t_enter = rec_now_ns();
+	}
 }
 
 REC_HOT void rec_call_exit(struct rec_call *c, int32_t error)
 {
-	uint64_t now = rec_now_ns();
+	uint64_t now;
 
-	if (c->ev) {
-		c->ev->t_enter = c->t_enter;
-		c->ev->t_exit = now;
-		c->ev->error = error;
-		c->ev->tid = c->pool ? rec_event_pool_tid(c->pool) : rec_tid();
-		c->ev->has_display = c->has_display;
-		c->ev->display = c->display;
-		c->ev->has_layer = c->has_layer;
-		c->ev->layer = c->layer;
+	if (!c->ev) {
+		return;	/* tracing sets c->ev too (rec_call_begin) */
 	}
+	now = rec_now_ns();
+	c->ev->t_enter = c->t_enter;
+	c->ev->t_exit = now;
+	c->ev->error = error;
+	c->ev->tid = c->pool ? rec_event_pool_tid(c->pool) : rec_tid();
+	c->ev->has_display = c->has_display;
+	c->ev->display = c->display;
+	c->ev->has_layer = c->has_layer;
+	c->ev->layer = c->layer;
 	if (c->tracing) {
 		rec_tp_call_exit(c->function, rec_functions[c->function].name, c->display, c->layer,
 			error, now - c->t_enter);

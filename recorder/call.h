@@ -6,7 +6,7 @@
  *
  *	real = rec_call_begin(&c, device, FUNCTION, nargs);   finds the real function
  *	rec_arg_*(&c, i, ...);                                 inputs, copied by value
- *	rec_call_enter(&c);                                    t_enter
+ *	rec_call_enter(&c);                                    t_enter (when recorded or traced)
  *	ret = real(...);
  *	rec_call_exit(&c, ret);                                t_exit, error
  *	rec_arg_*(&c, i, ...);                                 outputs
