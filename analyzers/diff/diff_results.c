@@ -181,6 +181,7 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 	const struct diff_result_frame **vb = sorted(b), **va = sorted(a);
 	struct timing_sums t = { 0 };
 	struct placement_sums placed = { 0 };
+	size_t checksums_differ = 0;
 
 	r->kind = "results";
 	r->categories = categories;
@@ -194,10 +195,6 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 		"none", a->target, a->complete ? "" : " (incomplete run)");
 	diff_report_note(r, "B: planner %s, compositor %s, target %s%s", b->planner, b->compositor[0] ? b->compositor :
 		"none", b->target, b->complete ? "" : " (incomplete run)");
-	if (a->yuv_model[0] && b->yuv_model[0] && strcmp(a->yuv_model, b->yuv_model) != 0) {
-		diff_report_note(r, "YUV: A's pictures convert YUV by the %s model, B's by the %s model: a YUV "
-			"layer's pixels differ by that alone (docs/yuv-models.md)", a->yuv_model, b->yuv_model);
-	}
 	if (a->plane_id_count && b->plane_id_count && (a->plane_id_count != b->plane_id_count ||
 		memcmp(a->plane_ids, b->plane_ids, a->plane_id_count * sizeof(*a->plane_ids)) != 0)) {
 		diff_report_note(r, "planes: A's and B's devices number their planes differently (%zu and %zu "
@@ -218,10 +215,16 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 		diff_report_frame(r, fa->frame, fa->display, fa->loop);
 		compare_plans(r, a, fa, b, fb, &placed);
 		if (strcmp(fa->checksum, fb->checksum) != 0) {
+			checksums_differ++;
 			diff_report_add(r, CAT_CHECKSUM, "%s vs %s", fa->checksum[0] ? fa->checksum : "null",
 				fb->checksum[0] ? fb->checksum : "null");
 		}
 		compare_timing(r, fa, fb, threshold, &t);
+	}
+	/* only where pictures differ: the models explain a checksum, and say nothing when all are equal */
+	if (checksums_differ && a->yuv_model[0] && b->yuv_model[0] && strcmp(a->yuv_model, b->yuv_model) != 0) {
+		diff_report_note(r, "YUV: A's pictures convert YUV by the %s model, B's by the %s model: a YUV "
+			"layer's pixels differ by that alone (docs/yuv-models.md)", a->yuv_model, b->yuv_model);
 	}
 	for (size_t i = 0; i < b->count; i++) {
 		r->only_b += lookup(vb, b->count, &b->frames[i]) == &b->frames[i] && !lookup(va, a->count, &b->frames[i]);

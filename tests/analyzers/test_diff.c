@@ -117,13 +117,14 @@ int test_diff_errors(struct fixture *fx)
  * reasons of frames 1 and 3; 4: frame 2 layer 3 client ("format").
  * work_ns: plan_ns of frame 0.
  */
-static void write_results(const char *path, int changed, int work_ns)
+static void write_results_yuv(const char *path, int changed, int work_ns, const char *yuv_model)
 {
 	FILE *f = fopen(path, "w");
 
 	CHECK(f);
-	fprintf(f, "{\"results_version\": 1, \"planner\": \"drmhwc\", \"compositor\": \"pixman\",\n"
-		" \"target\": {\"kind\": \"profile\"}, \"board\": {\"name\": \"test-board\"}, \"frames\": [\n");
+	fprintf(f, "{\"results_version\": 1, \"planner\": \"drmhwc\", \"compositor\": \"pixman\",%s%s%s\n"
+		" \"target\": {\"kind\": \"profile\"}, \"board\": {\"name\": \"test-board\"}, \"frames\": [\n",
+		yuv_model ? " \"yuv_model\": \"" : "", yuv_model ? yuv_model : "", yuv_model ? "\"," : "");
 	for (int k = 0; k < 4; k++) {
 		bool on_plane = (k % 2 == 0 && !(changed == 4 && k == 2)) || (changed == 1 && k == 1);
 		const char *reasons = on_plane ? "" : changed == 4 ? "\"format\"" : changed == 3 ?
@@ -144,6 +145,12 @@ static void write_results(const char *path, int changed, int work_ns)
 	}
 	fprintf(f, "], \"totals\": {}, \"complete\": true, \"error\": null, \"comparison\": null}\n");
 	CHECK(fclose(f) == 0);
+}
+
+/* write_results_yuv without a yuv_model member, as results before it was written */
+static void write_results(const char *path, int changed, int work_ns)
+{
+	write_results_yuv(path, changed, work_ns, NULL);
 }
 
 int test_diff_results(struct fixture *fx)
@@ -204,6 +211,17 @@ int test_diff_results(struct fixture *fx)
 	fixture_run(fx, &run, (const char *const[]){ "diff", "--against-recorded", a, "--display", "3", NULL });
 	CHECK_MSG(run.status == 2 && test_contains(run.err, "a.json (its displays: 0)"), "status %d: %s", run.status,
 		run.err);
+	test_run_finish(&run);
+	/* two YUV models: said only where a checksum differs, which they may explain */
+	write_results_yuv(a, 0, 1000, "bilinear");
+	write_results_yuv(b, 0, 1000, "vkms");
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
+	CHECK_MSG(run.status == 0 && !test_contains(run.out, "YUV:"), "status %d: %s", run.status, run.out);
+	test_run_finish(&run);
+	write_results_yuv(b, 2, 1000, "vkms");
+	fixture_run(fx, &run, (const char *const[]){ "diff", a, b, NULL });
+	CHECK_MSG(run.status == 1 && test_contains(run.out, "YUV: A's pictures convert YUV by the bilinear model, B's "
+		"by the vkms model"), "status %d: %s", run.status, run.out);
 	test_run_finish(&run);
 	return 0;
 }
