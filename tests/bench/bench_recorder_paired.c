@@ -28,7 +28,9 @@
  * the recorder (or the reference) adds to the composer's frame, against
  * the reference's, goal 1.5 x. The classes split the frame's first call
  * (cold: setLayerBuffer, in the fence-fd class) from the warm ones, which
- * the frame as a whole does not.
+ * the frame as a whole does not; under each class line the class is split
+ * once more, into each function's first call in the frame and its repeats
+ * (enum call_set), each against the reference's calls of the same set.
  */
 #include <math.h>
 #include <stdio.h>
