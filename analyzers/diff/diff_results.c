@@ -181,7 +181,6 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 	const struct diff_result_frame **vb = sorted(b), **va = sorted(a);
 	struct timing_sums t = { 0 };
 	struct placement_sums placed = { 0 };
-	size_t checksums_differ = 0;
 
 	r->kind = "results";
 	r->categories = categories;
@@ -215,14 +214,14 @@ int diff_results_compare(const struct diff_results *a, const struct diff_results
 		diff_report_frame(r, fa->frame, fa->display, fa->loop);
 		compare_plans(r, a, fa, b, fb, &placed);
 		if (strcmp(fa->checksum, fb->checksum) != 0) {
-			checksums_differ++;
 			diff_report_add(r, CAT_CHECKSUM, "%s vs %s", fa->checksum[0] ? fa->checksum : "null",
 				fb->checksum[0] ? fb->checksum : "null");
 		}
 		compare_timing(r, fa, fb, threshold, &t);
 	}
 	/* only where pictures differ: the models explain a checksum, and say nothing when all are equal */
-	if (checksums_differ && a->yuv_model[0] && b->yuv_model[0] && strcmp(a->yuv_model, b->yuv_model) != 0) {
+	if (r->frames_with[CAT_CHECKSUM] && a->yuv_model[0] && b->yuv_model[0] &&
+		strcmp(a->yuv_model, b->yuv_model) != 0) {
 		diff_report_note(r, "YUV: A's pictures convert YUV by the %s model, B's by the %s model: a YUV "
 			"layer's pixels differ by that alone (docs/yuv-models.md)", a->yuv_model, b->yuv_model);
 	}
